@@ -1,0 +1,4 @@
+#ifndef USERBACKENDKIT_CSQLITE_SHIM_H
+#define USERBACKENDKIT_CSQLITE_SHIM_H
+#include <sqlite3.h>
+#endif

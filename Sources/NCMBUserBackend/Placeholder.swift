@@ -1,0 +1,2 @@
+// Placeholder so the target builds before its first real file lands; delete it then.
+enum _NCMBUserBackendPlaceholder {}

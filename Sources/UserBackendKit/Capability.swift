@@ -1,0 +1,37 @@
+/// Something a backend supports beyond the core password operations.
+///
+/// An open set (a `String` raw value) so that contracts written as data can name
+/// capabilities this version does not know; such a contract is skipped, not rejected.
+public struct Capability: RawRepresentable, Hashable, Codable, Sendable, Comparable,
+  ExpressibleByStringLiteral, CustomStringConvertible
+{
+  /// The stable name used in contract files, e.g. `"emailPassword"`.
+  public let rawValue: String
+  /// Wraps a raw name.
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// Wraps a raw name.
+  public init(stringLiteral value: String) { self.rawValue = value }
+  /// The raw name.
+  public var description: String { rawValue }
+  /// Orders by raw name.
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// Password credentials whose identifier is an email address.
+  public static let emailPassword: Capability = "emailPassword"
+  /// Password credentials whose identifier is a user name.
+  public static let usernamePassword: Capability = "usernamePassword"
+  /// ID tokens that expire and are refreshed with a refresh token.
+  public static let tokenRefresh: Capability = "tokenRefresh"
+  /// Anonymous (guest) sign-in.
+  public static let anonymousSignIn: Capability = "anonymousSignIn"
+  /// SMS verification-code sign-in.
+  public static let phoneNumberSignIn: Capability = "phoneNumberSignIn"
+  /// Sign-in with an OpenID ID token from an identity provider (Sign in with Apple).
+  public static let identityProviderSignIn: Capability = "identityProviderSignIn"
+  /// Password-reset requests.
+  public static let passwordReset: Capability = "passwordReset"
+  /// Deleting the signed-in account.
+  public static let accountDeletion: Capability = "accountDeletion"
+  /// The ``UserBackend/authStateChanges`` stream.
+  public static let authStateChanges: Capability = "authStateChanges"
+}

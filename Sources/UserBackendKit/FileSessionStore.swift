@@ -1,0 +1,157 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A ``SessionStore`` in a JSON file, readable only by its owner (mode 0600), replaced
+/// atomically (write a temporary file in the same directory, `fsync`, `rename`), so a
+/// crash or a failed write never leaves a half-written session.
+///
+/// One file per namespace: `<directory>/<namespace>.session.json`, where the namespace
+/// names the backend and project (`firebase-my-project`), so switching backends never
+/// mixes sessions. A file that does not decode reads as signed out and the problem is
+/// reported through `diagnostics`; it is never a crash.
+public struct FileSessionStore: SessionStore {
+  /// The session file.
+  public let fileURL: URL
+  private let diagnostics: @Sendable (String) -> Void
+
+  /// A store for `namespace` in `directory` (created with mode 0700 when missing).
+  ///
+  /// - Parameters:
+  ///   - directory: the state directory (`BAAS_HOME`).
+  ///   - namespace: backend and project, e.g. `"fake"`, `"firebase-demo-project"`;
+  ///     characters outside `[A-Za-z0-9._-]` become `_`.
+  ///   - diagnostics: receives one line per recoverable problem (default: standard error).
+  public init(
+    directory: URL,
+    namespace: String,
+    diagnostics: @escaping @Sendable (String) -> Void = {
+      FileSessionStore.printToStandardError($0)
+    }
+  ) {
+    let safe = String(
+      namespace.map {
+        $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || "._-".contains($0) ? $0 : "_"
+      }
+    )
+    self.fileURL = directory.appendingPathComponent("\(safe).session.json")
+    self.diagnostics = diagnostics
+  }
+
+  /// Reads the file; a missing file is ``PersistedAuthState/empty``; an unreadable one is
+  /// `.empty` plus a diagnostic naming the file (never its contents).
+  public func load() async throws -> PersistedAuthState {
+    let data: Data
+    do {
+      data = try Data(contentsOf: fileURL)
+    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+      return .empty
+    } catch {
+      if !FileManager.default.fileExists(atPath: fileURL.path) { return .empty }
+      throw error
+    }
+    do {
+      return try JSONDecoder.sessionStore.decode(PersistedAuthState.self, from: data)
+    } catch {
+      diagnostics(
+        "warning: the session file \(fileURL.path) is unreadable (\(Self.describe(error))); "
+          + "treating it as signed out")
+      return .empty
+    }
+  }
+
+  /// Writes the state atomically with mode 0600.
+  /// - Throws: the I/O error; the previous file is then untouched.
+  public func save(_ state: PersistedAuthState) async throws {
+    let data = try JSONEncoder.sessionStore.encode(state)
+    let directory = fileURL.deletingLastPathComponent()
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let temporary = directory.appendingPathComponent(
+      ".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else { throw POSIXFileError(operation: "create", path: temporary.path) }
+    var ok = false
+    defer {
+      if !ok { unlink(temporary.path) }
+    }
+    let written = data.withUnsafeBytes { buffer -> Int in
+      var offset = 0
+      while offset < buffer.count {
+        let n = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if n <= 0 { return -1 }
+        offset += n
+      }
+      return offset
+    }
+    let synced = fsync(descriptor) == 0
+    close(descriptor)
+    guard written == data.count, synced else {
+      throw POSIXFileError(operation: "write", path: temporary.path)
+    }
+    guard rename(temporary.path, fileURL.path) == 0 else {
+      throw POSIXFileError(operation: "rename", path: fileURL.path)
+    }
+    ok = true
+  }
+
+  /// Deletes the file; a missing file is not an error.
+  public func clear() async throws {
+    if unlink(fileURL.path) != 0 && errno != ENOENT {
+      throw POSIXFileError(operation: "remove", path: fileURL.path)
+    }
+  }
+
+  /// Writes a line to standard error.
+  public static func printToStandardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    if case DecodingError.dataCorrupted = error { return "not valid JSON" }
+    if error is DecodingError { return "unexpected shape" }
+    return "read error"
+  }
+}
+
+/// A failed file-system call, with the operation, path and `errno` text.
+public struct POSIXFileError: Error, CustomStringConvertible {
+  /// What was attempted: `"create"`, `"write"`, `"rename"`, `"remove"`.
+  public let operation: String
+  /// The file involved.
+  public let path: String
+  /// `errno` at the time of the failure.
+  public let code: Int32
+
+  init(operation: String, path: String) {
+    self.operation = operation
+    self.path = path
+    self.code = errno
+  }
+
+  /// `"<operation> <path>: <strerror>"`.
+  public var description: String {
+    "\(operation) \(path): \(String(cString: strerror(code)))"
+  }
+}
+
+extension JSONEncoder {
+  static var sessionStore: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    encoder.dateEncodingStrategy = .secondsSince1970
+    return encoder
+  }
+}
+
+extension JSONDecoder {
+  static var sessionStore: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
+    return decoder
+  }
+}

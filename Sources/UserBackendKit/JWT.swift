@@ -1,0 +1,95 @@
+import Foundation
+
+/// Base64url without padding (RFC 4648 §5), as JWTs use it.
+public enum Base64URL {
+  /// Encodes bytes without padding.
+  public static func encode(_ data: some DataProtocol) -> String {
+    Data(data).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// Decodes base64url with or without padding; `nil` when malformed.
+  public static func decode(_ text: some StringProtocol) -> Data? {
+    var base64 = text.replacingOccurrences(of: "-", with: "+")
+      .replacingOccurrences(of: "_", with: "/")
+    let remainder = base64.count % 4
+    if remainder == 1 { return nil }
+    if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
+    return Data(base64Encoded: base64)
+  }
+}
+
+/// A JSON Web Token split into its parts, read **without** verifying the signature
+/// (clients read `exp` and identity claims; servers verify).
+public struct JSONWebToken: Sendable, Hashable {
+  /// The decoded header object as JSON bytes.
+  public let header: Data
+  /// The decoded payload (claims) as JSON bytes.
+  public let payload: Data
+  /// The signature segment as sent (base64url), empty for an unsigned token.
+  public let signature: String
+
+  /// Errors reading a token.
+  public enum ParseError: Error, Sendable, Hashable {
+    /// Not three dot-separated segments.
+    case wrongSegmentCount(Int)
+    /// A segment is not base64url.
+    case badEncoding(segment: String)
+    /// The header or payload is not a JSON object.
+    case notJSONObject(segment: String)
+  }
+
+  /// Splits and decodes `token`.
+  /// - Throws: ``ParseError``.
+  public init(parsing token: String) throws {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { throw ParseError.wrongSegmentCount(parts.count) }
+    guard let header = Base64URL.decode(parts[0]) else {
+      throw ParseError.badEncoding(segment: "header")
+    }
+    guard let payload = Base64URL.decode(parts[1]) else {
+      throw ParseError.badEncoding(segment: "payload")
+    }
+    guard (try? JSONSerialization.jsonObject(with: header)) is [String: Any] else {
+      throw ParseError.notJSONObject(segment: "header")
+    }
+    guard (try? JSONSerialization.jsonObject(with: payload)) is [String: Any] else {
+      throw ParseError.notJSONObject(segment: "payload")
+    }
+    self.header = header
+    self.payload = payload
+    self.signature = String(parts[2])
+  }
+
+  /// A numeric claim (`exp`, `iat`, `auth_time`) in seconds since 1970.
+  public func numericClaim(_ name: String) -> TimeInterval? {
+    let object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any]
+    return (object?[name] as? NSNumber)?.doubleValue
+  }
+
+  /// A string claim (`sub`, `email`, `nonce`).
+  public func stringClaim(_ name: String) -> String? {
+    let object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any]
+    return object?[name] as? String
+  }
+
+  /// The `exp` claim as a date.
+  public var expiresAt: Date? { numericClaim("exp").map(Date.init(timeIntervalSince1970:)) }
+
+  /// Encodes an **unsigned** token (`alg: none`, empty signature) from JSON-serialisable
+  /// claims, with sorted keys so the output is deterministic. Used by the fake, the
+  /// emulator and cassette redaction.
+  public static func unsigned(
+    claims: [String: Any], header: [String: Any] = ["alg": "none", "typ": "JWT"]
+  )
+    -> String
+  {
+    let headerData =
+      (try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) ?? Data()
+    let payloadData =
+      (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])) ?? Data()
+    return Base64URL.encode(headerData) + "." + Base64URL.encode(payloadData) + "."
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// A pending phone verification, kept so the flow survives a restart between sending
+/// the code and signing in.
+public struct PendingPhoneVerification: Sendable, Hashable, Codable {
+  /// The verification ID returned by `startPhoneVerification(phoneNumber:)`.
+  public var verificationID: String
+  /// The E.164 phone number the code was sent to.
+  public var phoneNumber: String
+  /// When the code was requested.
+  public var requestedAt: Date
+
+  /// A pending verification.
+  public init(verificationID: String, phoneNumber: String, requestedAt: Date) {
+    self.verificationID = verificationID
+    self.phoneNumber = phoneNumber
+    self.requestedAt = requestedAt
+  }
+}
+
+/// Everything a backend keeps between launches: the session and in-flight flows.
+public struct PersistedAuthState: Sendable, Hashable, Codable {
+  /// The signed-in session, or `nil` when signed out.
+  public var session: AuthSession?
+  /// A phone verification waiting for its code.
+  public var pendingPhoneVerification: PendingPhoneVerification?
+
+  /// A state value; the default is signed out with nothing pending.
+  public init(
+    session: AuthSession? = nil, pendingPhoneVerification: PendingPhoneVerification? = nil
+  ) {
+    self.session = session
+    self.pendingPhoneVerification = pendingPhoneVerification
+  }
+
+  /// Signed out, nothing pending.
+  public static let empty = PersistedAuthState()
+}
+
+/// Where a backend keeps its ``PersistedAuthState``. Required at construction: there is
+/// no silent default, so an app always chooses between memory and disk.
+public protocol SessionStore: Sendable {
+  /// The stored state, or ``PersistedAuthState/empty`` when nothing is stored or the
+  /// stored data is unreadable (reported as a diagnostic, never thrown as a crash).
+  /// - Throws: only I/O errors other than "no such file".
+  func load() async throws -> PersistedAuthState
+  /// Replaces the stored state. A failed write leaves the previous state intact.
+  /// - Throws: the I/O error.
+  func save(_ state: PersistedAuthState) async throws
+  /// Removes the stored state. Clearing an empty store is not an error.
+  /// - Throws: the I/O error.
+  func clear() async throws
+}
+
+/// A ``SessionStore`` in memory: gone when the process ends. For tests, previews and
+/// servers that keep no client state. Shared between backend instances, it simulates a
+/// restart that keeps the disk.
+public final class InMemorySessionStore: SessionStore {
+  private let state: Mutex<PersistedAuthState>
+
+  /// An empty store, or one holding `initial`.
+  public init(_ initial: PersistedAuthState = .empty) { state = Mutex(initial) }
+
+  /// The stored state.
+  public func load() async throws -> PersistedAuthState { state.withLock { $0 } }
+  /// Replaces the stored state.
+  public func save(_ newState: PersistedAuthState) async throws {
+    state.withLock { $0 = newState }
+  }
+  /// Empties the store.
+  public func clear() async throws { state.withLock { $0 = .empty } }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// One user-account backend: Firebase Authentication, an NCMB-style server, the local
+/// fake, or a third-party implementation checked by `UserBackendContracts`.
+///
+/// Every implementation is `Sendable` and safe to call from any task. Every operation
+/// validates plainly bad input (empty or malformed email, empty password) before any
+/// network call and throws ``UserBackendError`` with `code == .invalidInput(field:reason:)`
+/// or `.invalidEmail`.
+///
+/// Sessions live in the ``SessionStore`` given at construction, so ``currentUser()``
+/// survives a process restart. Operations a backend does not offer throw
+/// `UserBackendError(.unsupported(capability:))`; check ``capabilities`` first.
+///
+/// ## Topics
+/// - Core: ``signUp(_:)``, ``signIn(_:)``, ``currentUser()``, ``signOut()``,
+///   ``idToken(forceRefresh:)``
+/// - Capabilities: ``signInAnonymously()``, ``startPhoneVerification(phoneNumber:)``,
+///   ``signIn(verificationID:code:)``, ``signIn(with:)``, ``sendPasswordReset(email:)``,
+///   ``deleteAccount()``, ``authStateChanges``
+public protocol UserBackend: Sendable {
+  /// A short, stable identifier of the implementation: `"fake"`, `"firebase"`, `"ncmb"`.
+  var backendID: String { get }
+
+  /// What this backend supports beyond the core operations.
+  var capabilities: Set<Capability> { get }
+
+  /// Creates an account and signs it in, as both services do.
+  ///
+  /// - Returns: the new session; `isNewUser` is `true`.
+  /// - Throws: ``UserBackendError`` with `.invalidInput`, `.invalidEmail`, `.weakPassword`,
+  ///   `.accountAlreadyExists`, `.unsupported` (identifier kind not accepted), `.network`,
+  ///   `.server`, `.malformedResponse`.
+  func signUp(_ credential: PasswordCredential) async throws -> AuthSession
+
+  /// Signs in with a password; replaces any previously signed-in user.
+  ///
+  /// - Throws: ``UserBackendError`` with `.invalidInput`, `.invalidEmail`,
+  ///   `.invalidCredentials` (unknown account and wrong password alike), `.userDisabled`,
+  ///   `.rateLimited`, `.network`, `.server`, `.malformedResponse`.
+  func signIn(_ credential: PasswordCredential) async throws -> AuthSession
+
+  /// The signed-in user restored from the session store, or `nil` when nobody is signed in.
+  /// Makes no network call.
+  func currentUser() async throws -> User?
+
+  /// Signs out. Local first: the stored session is cleared even when a server call
+  /// fails. Signing out when nobody is signed in is not an error.
+  func signOut() async throws
+
+  /// The bearer credential the backend issues (Firebase ID token, NCMB session token),
+  /// refreshed first when it is expired or `forceRefresh` is `true`.
+  ///
+  /// Concurrent callers share one refresh request. The session is cleared only when the
+  /// server definitively rejects it (then `.sessionExpired` is thrown), never on a
+  /// network error or cancellation.
+  /// - Throws: ``UserBackendError`` with `.notSignedIn`, `.sessionExpired`, `.network`.
+  func idToken(forceRefresh: Bool) async throws -> String
+
+  /// Signs in as a new anonymous (guest) user. Capability ``Capability/anonymousSignIn``.
+  func signInAnonymously() async throws -> AuthSession
+
+  /// Sends a verification code by SMS to an E.164 number (`+819012345678`) and returns
+  /// the verification ID, which is also kept in the session store so the flow survives
+  /// a restart. Capability ``Capability/phoneNumberSignIn``.
+  func startPhoneVerification(phoneNumber: String) async throws -> String
+
+  /// Completes phone sign-in with the verification ID and the SMS code.
+  /// Capability ``Capability/phoneNumberSignIn``.
+  func signIn(verificationID: String, code: String) async throws -> AuthSession
+
+  /// Signs in with an OpenID ID token from an identity provider (Sign in with Apple).
+  /// `isNewUser` tells sign-up from sign-in. Capability ``Capability/identityProviderSignIn``.
+  func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession
+
+  /// Asks the backend to send a password-reset message. Capability ``Capability/passwordReset``.
+  func sendPasswordReset(email: String) async throws
+
+  /// Deletes the signed-in account and clears the session.
+  /// Capability ``Capability/accountDeletion``.
+  func deleteAccount() async throws
+
+  /// Sign-in state: yields the current state first, then every sign-in, sign-out,
+  /// token refresh and forced sign-out. Capability ``Capability/authStateChanges``.
+  var authStateChanges: AsyncStream<AuthStateChange> { get }
+}
+
+extension UserBackend {
+  /// The bearer token, refreshed only when expired.
+  public func idToken() async throws -> String { try await idToken(forceRefresh: false) }
+
+  /// Default: throws `.unsupported(capability: .anonymousSignIn)`.
+  public func signInAnonymously() async throws -> AuthSession {
+    throw UserBackendError(.unsupported(capability: .anonymousSignIn))
+  }
+  /// Default: throws `.unsupported(capability: .phoneNumberSignIn)`.
+  public func startPhoneVerification(phoneNumber: String) async throws -> String {
+    throw UserBackendError(.unsupported(capability: .phoneNumberSignIn))
+  }
+  /// Default: throws `.unsupported(capability: .phoneNumberSignIn)`.
+  public func signIn(verificationID: String, code: String) async throws -> AuthSession {
+    throw UserBackendError(.unsupported(capability: .phoneNumberSignIn))
+  }
+  /// Default: throws `.unsupported(capability: .identityProviderSignIn)`.
+  public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+    throw UserBackendError(.unsupported(capability: .identityProviderSignIn))
+  }
+  /// Default: throws `.unsupported(capability: .passwordReset)`.
+  public func sendPasswordReset(email: String) async throws {
+    throw UserBackendError(.unsupported(capability: .passwordReset))
+  }
+  /// Default: throws `.unsupported(capability: .accountDeletion)`.
+  public func deleteAccount() async throws {
+    throw UserBackendError(.unsupported(capability: .accountDeletion))
+  }
+  /// Default: a stream that finishes at once.
+  public var authStateChanges: AsyncStream<AuthStateChange> {
+    AsyncStream { $0.finish() }
+  }
+}

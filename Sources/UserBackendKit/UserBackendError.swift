@@ -1,0 +1,129 @@
+import Foundation
+
+/// A backend's own error code, kept verbatim for diagnosis: Firebase `EMAIL_EXISTS`,
+/// NCMB `E409001`, the fake's `EMAIL_EXISTS`.
+///
+/// An open set: an unknown code from a server is a value, never a decoding failure.
+public struct BackendErrorCode: RawRepresentable, Hashable, Codable, Sendable,
+  ExpressibleByStringLiteral, CustomStringConvertible
+{
+  /// The code as the backend sent it.
+  public let rawValue: String
+  /// Wraps a raw code.
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// Wraps a raw code.
+  public init(stringLiteral value: String) { self.rawValue = value }
+  /// The raw code.
+  public var description: String { rawValue }
+}
+
+/// The one error type every ``UserBackend`` throws.
+///
+/// ``code`` is portable (the same on every backend); ``backendCode`` keeps the backend's
+/// raw code and ``message`` its human-readable detail. Neither ever contains a secret
+/// (password, token, API key, client key).
+public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertible,
+  LocalizedError
+{
+  /// The portable error cases.
+  public enum Code: Sendable, Hashable {
+    /// Plainly bad input, detected before any network call; `field` names it
+    /// (`"email"`, `"password"`, `"username"`, `"phoneNumber"`).
+    case invalidInput(field: String, reason: String)
+    /// The email or user name is already registered.
+    case accountAlreadyExists
+    /// Unknown account or wrong password (never told apart).
+    case invalidCredentials
+    /// The password is too short.
+    case weakPassword(minimumLength: Int)
+    /// The email address is malformed.
+    case invalidEmail
+    /// The account exists but is disabled.
+    case userDisabled
+    /// The operation needs a signed-in user and there is none.
+    case notSignedIn
+    /// The server definitively rejected the session; it has been cleared locally.
+    case sessionExpired
+    /// Too many requests; retry after the given number of seconds when known.
+    case rateLimited(retryAfter: TimeInterval?)
+    /// The backend does not offer this capability.
+    case unsupported(capability: Capability)
+    /// The request did not reach the server or no answer came back (offline, timeout,
+    /// cancelled). The stored session is kept.
+    case network(reason: String)
+    /// The server answered with an error the portable cases do not cover.
+    case server(status: Int, code: String?, message: String?)
+    /// The server's answer could not be understood (not JSON, truncated, wrong shape).
+    case malformedResponse(reason: String)
+    /// The client is configured wrongly: an API key the server rejects, a client key
+    /// whose signatures the server rejects, an unusable base URL. `setting` names it.
+    case misconfigured(setting: String, reason: String)
+
+    /// The portable name used in `--json` output and in contract files:
+    /// `"invalidInput"`, `"accountAlreadyExists"`, ….
+    public var name: String {
+      switch self {
+      case .invalidInput: "invalidInput"
+      case .accountAlreadyExists: "accountAlreadyExists"
+      case .invalidCredentials: "invalidCredentials"
+      case .weakPassword: "weakPassword"
+      case .invalidEmail: "invalidEmail"
+      case .userDisabled: "userDisabled"
+      case .notSignedIn: "notSignedIn"
+      case .sessionExpired: "sessionExpired"
+      case .rateLimited: "rateLimited"
+      case .unsupported: "unsupported"
+      case .network: "network"
+      case .server: "server"
+      case .malformedResponse: "malformedResponse"
+      case .misconfigured: "misconfigured"
+      }
+    }
+  }
+
+  /// The portable case.
+  public var code: Code
+  /// The backend's raw code, when it sent one.
+  public var backendCode: BackendErrorCode?
+  /// Human-readable detail (the backend's message when there is one). Never a secret.
+  public var message: String
+
+  /// An error with a portable case, the backend's raw code and a message.
+  /// An empty `message` is replaced by a default text for the case.
+  public init(_ code: Code, backendCode: BackendErrorCode? = nil, message: String = "") {
+    self.code = code
+    self.backendCode = backendCode
+    self.message = message.isEmpty ? Self.defaultMessage(for: code) : message
+  }
+
+  /// `code.name`, the backend code in brackets, and the message.
+  public var description: String {
+    var text = code.name
+    if let backendCode { text += " [\(backendCode.rawValue)]" }
+    return text + ": " + message
+  }
+
+  /// Same as ``description``.
+  public var errorDescription: String? { description }
+
+  static func defaultMessage(for code: Code) -> String {
+    switch code {
+    case .invalidInput(let field, let reason): "\(field): \(reason)"
+    case .accountAlreadyExists: "An account with this identifier already exists."
+    case .invalidCredentials: "The identifier or the password is wrong."
+    case .weakPassword(let minimum): "The password must be at least \(minimum) characters."
+    case .invalidEmail: "The email address is malformed."
+    case .userDisabled: "The account is disabled."
+    case .notSignedIn: "Nobody is signed in."
+    case .sessionExpired: "The session was rejected by the server; sign in again."
+    case .rateLimited(let retryAfter):
+      retryAfter.map { "Too many requests; retry after \(Int($0)) s." } ?? "Too many requests."
+    case .unsupported(let capability): "This backend does not support \(capability)."
+    case .network(let reason): "Network error: \(reason)"
+    case .server(let status, let code, let message):
+      "Server error \(status)\(code.map { " \($0)" } ?? "")\(message.map { ": \($0)" } ?? "")"
+    case .malformedResponse(let reason): "Malformed response: \(reason)"
+    case .misconfigured(let setting, let reason): "\(setting): \(reason)"
+    }
+  }
+}

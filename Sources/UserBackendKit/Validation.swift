@@ -1,0 +1,84 @@
+import Foundation
+
+/// The input checks every backend runs before any network call.
+public enum CredentialValidation {
+  /// The minimum password length every backend enforces (Firebase's rule).
+  public static let minimumPasswordLength = 6
+
+  /// Trims surrounding whitespace and lower-cases an email address.
+  public static func canonicalEmail(_ email: String) -> String {
+    email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+  }
+
+  /// Checks an email: non-empty after trimming (`invalidInput(field: "email")`), exactly
+  /// one `@` with text on both sides (`invalidEmail`).
+  ///
+  /// - Returns: the canonical email.
+  /// - Throws: ``UserBackendError``.
+  @discardableResult
+  public static func validateEmail(_ email: String) throws -> String {
+    let canonical = canonicalEmail(email)
+    guard !canonical.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "email", reason: "must not be empty"))
+    }
+    let parts = canonical.split(separator: "@", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+      !canonical.contains(where: { $0.isWhitespace })
+    else {
+      throw UserBackendError(.invalidEmail, message: "The email address is malformed.")
+    }
+    return canonical
+  }
+
+  /// Checks a user name: non-empty after trimming.
+  ///
+  /// - Returns: the trimmed user name.
+  /// - Throws: ``UserBackendError`` `.invalidInput(field: "username")`.
+  @discardableResult
+  public static func validateUsername(_ username: String) throws -> String {
+    let trimmed = username.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "username", reason: "must not be empty"))
+    }
+    return trimmed
+  }
+
+  /// Checks a password for sign-in: non-empty.
+  /// - Throws: ``UserBackendError`` `.invalidInput(field: "password")`.
+  public static func validatePasswordPresent(_ password: String) throws {
+    guard !password.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "password", reason: "must not be empty"))
+    }
+  }
+
+  /// Checks a password for sign-up: non-empty, at least ``minimumPasswordLength``
+  /// characters (`weakPassword`).
+  /// - Throws: ``UserBackendError``.
+  public static func validateNewPassword(_ password: String) throws {
+    try validatePasswordPresent(password)
+    guard password.count >= minimumPasswordLength else {
+      throw UserBackendError(.weakPassword(minimumLength: minimumPasswordLength))
+    }
+  }
+
+  /// Runs the checks for a credential.
+  ///
+  /// - Parameter forSignUp: also enforce the password strength rule.
+  /// - Returns: the credential with a canonical email or trimmed user name.
+  /// - Throws: ``UserBackendError``.
+  public static func validate(_ credential: PasswordCredential, forSignUp: Bool) throws
+    -> PasswordCredential
+  {
+    var result = credential
+    switch credential.identifier {
+    case .email(let email): result.identifier = .email(try validateEmail(email))
+    case .username(let name): result.identifier = .username(try validateUsername(name))
+    }
+    if forSignUp {
+      try validateNewPassword(credential.password)
+    } else {
+      try validatePasswordPresent(credential.password)
+    }
+    return result
+  }
+}

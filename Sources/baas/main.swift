@@ -1,0 +1,1 @@
+print("baas: not built yet")
