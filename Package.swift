@@ -78,7 +78,7 @@ let package = Package(
       name: "UserBackends",
       dependencies: [
         "UserBackendKit", "BackendHTTP", "HTTPReplay", "FirebaseUserBackend",
-        "NCMBUserBackend", "FakeUserBackend", "BackendEmulator",
+        "NCMBUserBackend", "FakeUserBackend", "BackendEmulator", "UserBackendContracts",
       ],
       swiftSettings: strictSettings
     ),
