@@ -1,0 +1,170 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+/// One NCMB API call before signing: method, path below `/2013-09-01/`, query and body.
+struct NCMBEndpoint: Sendable, Hashable {
+  /// The method.
+  var method: HTTPMethod
+  /// Path segments below the API version, unencoded (`["users", objectId]`).
+  var pathSegments: [String]
+  /// Query items in wire order; encoded with ``NCMBSignature/encodeQuery(_:)``.
+  var query: [URLQueryItem] = []
+  /// The JSON body, or empty.
+  var body: Data = Data()
+  /// A short name for error messages: `"sign-up"`, `"login"`, ….
+  var name: String
+}
+
+/// A successful (2xx) answer.
+struct NCMBAnswer: Sendable {
+  var status: Int
+  var body: Data
+}
+
+/// An NCMB error answer, before it is mapped to a portable error.
+struct NCMBServerError: Error, Sendable {
+  var status: Int
+  var code: String
+  var message: String?
+  var retryAfter: TimeInterval?
+}
+
+/// Builds, signs and sends NCMB requests; turns transport failures, bad bodies and
+/// response-signature mismatches into ``UserBackendError`` and error bodies into
+/// ``NCMBServerError``.
+struct NCMBClient: Sendable {
+  let configuration: NCMBConfiguration
+  let transport: any HTTPTransport
+  let clock: any AuthClock
+
+  static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
+  /// JSON bytes of `value` (sorted keys).
+  static func json(_ value: some Encodable) throws -> Data {
+    do {
+      return try encoder.encode(value)
+    } catch {
+      throw UserBackendError(.invalidInput(field: "request", reason: "cannot be encoded as JSON"))
+    }
+  }
+
+  /// The signed request for `endpoint`, stamped with the clock's current time.
+  ///
+  /// Header order: application key, timestamp, signature, session token (when given),
+  /// `Content-Type: application/json`.
+  func request(for endpoint: NCMBEndpoint, sessionToken: String?) throws -> HTTPRequest {
+    guard var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)
+    else {
+      throw UserBackendError(.misconfigured(setting: "baseURL", reason: "is not a valid URL"))
+    }
+    var basePath = components.percentEncodedPath
+    while basePath.hasSuffix("/") { basePath.removeLast() }
+    components.percentEncodedPath =
+      basePath + "/"
+      + ([NCMBConfiguration.apiVersion] + endpoint.pathSegments)
+      .map(NCMBSignature.percentEncode).joined(separator: "/")
+    let query = NCMBSignature.encodeQuery(endpoint.query)
+    components.percentEncodedQuery = query.isEmpty ? nil : query
+    guard let url = components.url else {
+      throw UserBackendError(.misconfigured(setting: "baseURL", reason: "is not a valid URL"))
+    }
+    var request = HTTPRequest(
+      method: endpoint.method, url: url, body: endpoint.body,
+      timeout: configuration.requestTimeout)
+    let timestamp = NCMBSignature.timestamp(clock.now())
+    let signature = NCMBSignature.sign(
+      request: request, applicationKey: configuration.applicationKey,
+      clientKey: configuration.clientKey, timestamp: timestamp, fqdn: configuration.fqdn)
+    request.headerFields.append(
+      name: NCMBSignature.Header.applicationKey, value: configuration.applicationKey)
+    request.headerFields.append(name: NCMBSignature.Header.timestamp, value: timestamp)
+    request.headerFields.append(name: NCMBSignature.Header.signature, value: signature)
+    if let sessionToken {
+      request.headerFields.append(name: NCMBSignature.Header.sessionToken, value: sessionToken)
+    }
+    request.headerFields.append(name: "Content-Type", value: "application/json")
+    return request
+  }
+
+  /// Sends `endpoint`.
+  ///
+  /// - Returns: the 2xx answer.
+  /// - Throws: ``NCMBServerError`` for an NCMB error body; ``UserBackendError`` with
+  ///   `.network` (no answer, cancelled), `.malformedResponse` (an error status without an
+  ///   NCMB error body, a response-signature mismatch) or `.misconfigured` (base URL).
+  func send(_ endpoint: NCMBEndpoint, sessionToken: String?) async throws -> NCMBAnswer {
+    let request = try request(for: endpoint, sessionToken: sessionToken)
+    let response: HTTPResponse
+    do {
+      response = try await transport.send(request)
+    } catch let error as HTTPTransportError {
+      throw UserBackendError(.network(reason: error.description))
+    } catch is CancellationError {
+      throw UserBackendError(.network(reason: "the request was cancelled"))
+    } catch let error as UserBackendError {
+      throw error
+    } catch {
+      throw UserBackendError(.network(reason: "the transport failed (\(type(of: error)))"))
+    }
+    if configuration.validatesResponseSignature,
+      NCMBSignature.verifyResponse(
+        response, to: request, clientKey: configuration.clientKey, fqdn: configuration.fqdn)
+        == false
+    {
+      throw UserBackendError(
+        .malformedResponse(
+          reason: "the \(endpoint.name) response signature (X-NCMB-Response-Signature) "
+            + "does not match"),
+        backendCode: "E100001")
+    }
+    guard response.isSuccess else {
+      guard let body = try? JSONDecoder().decode(NCMBErrorBody.self, from: response.body),
+        !body.code.isEmpty
+      else {
+        throw UserBackendError(
+          .malformedResponse(
+            reason: "the \(endpoint.name) answer has HTTP status \(response.status) "
+              + "without an NCMB error body"))
+      }
+      throw NCMBServerError(
+        status: response.status, code: body.code, message: body.error,
+        retryAfter: response.headerFields["Retry-After"].flatMap {
+          TimeInterval($0.trimmingCharacters(in: .whitespaces))
+        })
+    }
+    return NCMBAnswer(status: response.status, body: response.body)
+  }
+
+  /// Decodes a 2xx body.
+  /// - Throws: ``UserBackendError`` `.malformedResponse` naming the endpoint and the
+  ///   missing or mistyped field, never the body's contents.
+  static func decode<T: Decodable>(_ type: T.Type, from answer: NCMBAnswer, endpoint: String)
+    throws -> T
+  {
+    do {
+      return try JSONDecoder().decode(type, from: answer.body)
+    } catch let DecodingError.keyNotFound(key, _) {
+      throw malformed(endpoint, "has no \(key.stringValue)")
+    } catch let DecodingError.typeMismatch(_, context) {
+      throw malformed(endpoint, "has a wrongly typed \(path(context))")
+    } catch let DecodingError.valueNotFound(_, context) {
+      throw malformed(endpoint, "has a null \(path(context))")
+    } catch {
+      throw malformed(endpoint, "is not valid JSON")
+    }
+  }
+
+  static func malformed(_ endpoint: String, _ problem: String) -> UserBackendError {
+    UserBackendError(.malformedResponse(reason: "the \(endpoint) response \(problem)"))
+  }
+
+  private static func path(_ context: DecodingError.Context) -> String {
+    let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+    return path.isEmpty ? "body" : path
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import UserBackendKit
+
+/// How to reach an NCMB-style server: the application key, the client key and the base URL,
+/// plus wire options.
+///
+/// `description` and `debugDescription` never contain the client key.
+public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
+  /// `https://mbaas.api.nifcloud.com`, the hosted service's base URL (reference
+  /// `ncmb-rest.md` §1). The service closed on 2024-03-31; point ``baseURL`` at a
+  /// compatible server such as the emulator.
+  public static let defaultBaseURL = URL(string: "https://mbaas.api.nifcloud.com")!
+
+  /// The REST API version path segment, `2013-09-01`.
+  public static let apiVersion = "2013-09-01"
+
+  /// The application key, sent as `X-NCMB-Application-Key` and signed.
+  public var applicationKey: String
+  /// The client key: the HMAC key of every signature; never sent.
+  public var clientKey: String
+  /// The server's base URL (`scheme://host[:port][/prefix]`). Requests go to
+  /// `<baseURL>/2013-09-01/...`; the signature uses its host (without port) as the FQDN.
+  public var baseURL: URL
+  /// Sign in with the legacy `GET /2013-09-01/login?userName=…&password=…` (query signed)
+  /// instead of `POST /2013-09-01/login` with a JSON body. Off by default: it puts the
+  /// password in the URL, where proxies and server logs may keep it.
+  public var legacyGETLogin: Bool
+  /// Check `X-NCMB-Response-Signature` when a response carries one (reference §2,
+  /// "Response signature"); a mismatch throws `malformedResponse` with backend code
+  /// `E100001`. Off by default (the service only signs responses when the application
+  /// enables it).
+  public var validatesResponseSignature: Bool
+  /// The `client_id` sent with Sign in with Apple (`authData.apple.client_id`, the App ID
+  /// / bundle identifier); `nil` uses the ID token's `aud` claim.
+  public var appleClientID: String?
+  /// The per-request timeout in seconds, or `nil` for the transport's default.
+  public var requestTimeout: TimeInterval?
+
+  /// A configuration.
+  ///
+  /// - Parameters:
+  ///   - applicationKey: the application key (non-empty).
+  ///   - clientKey: the client key (non-empty).
+  ///   - baseURL: an `http` or `https` URL with a host; default ``defaultBaseURL``.
+  ///   - legacyGETLogin: see ``legacyGETLogin``.
+  ///   - validatesResponseSignature: see ``validatesResponseSignature``.
+  ///   - appleClientID: see ``appleClientID``.
+  ///   - requestTimeout: see ``requestTimeout`` (default 10 s, as the official SDK).
+  /// Values are checked by ``validate()`` (and by `NCMBUserBackend.init`), not here.
+  public init(
+    applicationKey: String, clientKey: String, baseURL: URL = defaultBaseURL,
+    legacyGETLogin: Bool = false, validatesResponseSignature: Bool = false,
+    appleClientID: String? = nil, requestTimeout: TimeInterval? = 10
+  ) {
+    self.applicationKey = applicationKey
+    self.clientKey = clientKey
+    self.baseURL = baseURL
+    self.legacyGETLogin = legacyGETLogin
+    self.validatesResponseSignature = validatesResponseSignature
+    self.appleClientID = appleClientID
+    self.requestTimeout = requestTimeout
+  }
+
+  /// The FQDN used in signatures: the base URL's host.
+  public var fqdn: String { baseURL.host ?? "" }
+
+  /// Checks the settings.
+  ///
+  /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming
+  ///   `applicationKey`, `clientKey` or `baseURL`.
+  public func validate() throws {
+    func blank(_ value: String) -> Bool {
+      value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+    if blank(applicationKey) {
+      throw UserBackendError(.misconfigured(setting: "applicationKey", reason: "is empty"))
+    }
+    if blank(clientKey) {
+      throw UserBackendError(.misconfigured(setting: "clientKey", reason: "is empty"))
+    }
+    let scheme = baseURL.scheme?.lowercased()
+    guard scheme == "http" || scheme == "https", let host = baseURL.host, !host.isEmpty else {
+      throw UserBackendError(
+        .misconfigured(setting: "baseURL", reason: "must be an http or https URL with a host"))
+    }
+    guard baseURL.query == nil, baseURL.fragment == nil else {
+      throw UserBackendError(
+        .misconfigured(setting: "baseURL", reason: "must not have a query or a fragment"))
+    }
+  }
+
+  /// The base URL and options; both keys redacted.
+  public var description: String {
+    "NCMBConfiguration(applicationKey: <redacted>, clientKey: <redacted>, baseURL: "
+      + "\(baseURL.absoluteString), legacyGETLogin: \(legacyGETLogin), "
+      + "validatesResponseSignature: \(validatesResponseSignature))"
+  }
+  /// Same as ``description``.
+  public var debugDescription: String { description }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+extension NCMBSignature {
+  /// Percent-encodes `text` for a query key, a query value or a path segment: every UTF-8
+  /// byte outside the RFC 3986 unreserved set (`A-Z a-z 0-9 - . _ ~`) becomes `%XX` with
+  /// upper-case hex; a space becomes `%20` (never `+`).
+  ///
+  /// This reproduces the official signature example exactly (reference `ncmb-rest.md` §2,
+  /// "Percent-encoding"): `{"testKey":"testValue"}` → `%7B%22testKey%22%3A%22testValue%22%7D`.
+  public static func percentEncode(_ text: String) -> String {
+    var encoded = ""
+    encoded.reserveCapacity(text.utf8.count)
+    for byte in text.utf8 {
+      if isUnreserved(byte) {
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        encoded += "%"
+        encoded.unicodeScalars.append(hexDigit(byte >> 4))
+        encoded.unicodeScalars.append(hexDigit(byte & 0x0F))
+      }
+    }
+    return encoded
+  }
+
+  /// The percent-encoded query for `items`, in the given order: `key=value` pairs (just
+  /// `key` when the value is `nil`) joined by `&`, each part encoded with
+  /// ``percentEncode(_:)``. Put the result on the URL unchanged (for example through
+  /// `URLComponents.percentEncodedQuery`) so the wire bytes equal the signed bytes.
+  ///
+  /// - Returns: the query without `?`; an empty string for no items.
+  public static func encodeQuery(_ items: [URLQueryItem]) -> String {
+    items.map { item in
+      let name = percentEncode(item.name)
+      guard let value = item.value else { return name }
+      return name + "=" + percentEncode(value)
+    }.joined(separator: "&")
+  }
+
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default:
+      false
+    }
+  }
+
+  private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
+    Unicode.Scalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
+  }
+}

@@ -1,0 +1,193 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+extension NCMBUserBackend {
+  /// Signs in as a new anonymous user: `POST /2013-09-01/users` with
+  /// `{"authData":{"anonymous":{"id":"<UUID>"}}}` (reference §3, "Anonymous login").
+  ///
+  /// - Returns: a session whose user has `isAnonymous == true`, `providers ==
+  ///   ["anonymous"]` and a server-chosen `username`; `isNewUser` is `true`.
+  /// - Throws: ``UserBackendError``: `.unsupported` (E403005, disabled for the
+  ///   application), `.network`, `.server`, `.malformedResponse`.
+  public func signInAnonymously() async throws -> AuthSession {
+    let body = NCMBAuthDataSignUpRequest(
+      authData: NCMBAuthData(anonymous: .init(id: makeUUID().uuidString)))
+    let endpoint = NCMBEndpoint(
+      method: .post, pathSegments: ["users"], body: try NCMBClient.json(body),
+      name: "anonymous sign-in")
+    let answer = try await perform(endpoint, sessionToken: nil)
+    let response = try NCMBClient.decode(
+      NCMBUserResponse.self, from: answer, endpoint: "anonymous sign-in")
+    var user = NCMBUserMapping.user(from: response, hasPasswordIdentity: false)
+    if user.providers.isEmpty {
+      user.providers = ["anonymous"]
+      user.isAnonymous = true
+    }
+    return try await establish(
+      response, user: user, isNewUser: true, endpoint: "anonymous sign-in")
+  }
+
+  /// Signs in with Apple: `POST /2013-09-01/users` with `{"authData":{"apple":{"id":
+  /// <sub>, "access_token": <ID token>, "client_id": <client ID>}}}` (reference §3,
+  /// "SNS sign-up/login"). A 201 answer created the account (`isNewUser == true`); 200
+  /// signed in an existing one.
+  ///
+  /// `id` is the ID token's `sub` claim; `client_id` is
+  /// ``NCMBConfiguration/appleClientID`` or else the token's `aud` claim (left out when
+  /// neither exists). NCMB has no nonce field: when `rawNonce` is given and the token has
+  /// a `nonce` claim, the claim must equal SHA-256(rawNonce) in hex, checked here.
+  ///
+  /// - Throws: ``UserBackendError``: before any request `.invalidInput` for `provider`
+  ///   (only `"apple.com"`), `idToken` (empty, not a JWT, no `sub`) or `rawNonce` (does
+  ///   not match); then `.invalidCredentials` (E401003), `.unsupported` (E403005),
+  ///   `.accountAlreadyExists` (E409001), `.network`, `.server`, `.malformedResponse`.
+  public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+    guard credential.provider == "apple.com" else {
+      throw UserBackendError(
+        .invalidInput(field: "provider", reason: "NCMB supports only apple.com"))
+    }
+    let apple = try appleAuthData(credential)
+    let body = NCMBAuthDataSignUpRequest(authData: NCMBAuthData(apple: apple))
+    let endpoint = NCMBEndpoint(
+      method: .post, pathSegments: ["users"], body: try NCMBClient.json(body),
+      name: "Apple sign-in")
+    let answer = try await perform(endpoint, sessionToken: nil)
+    let response = try NCMBClient.decode(
+      NCMBUserResponse.self, from: answer, endpoint: "Apple sign-in")
+    var user = NCMBUserMapping.user(from: response, hasPasswordIdentity: false)
+    if !user.providers.contains("apple.com") {
+      user.providers = (user.providers + ["apple.com"]).sorted()
+    }
+    return try await establish(
+      response, user: user, isNewUser: answer.status == 201, endpoint: "Apple sign-in")
+  }
+
+  /// Asks the server to mail a password-reset link: `POST
+  /// /2013-09-01/requestPasswordReset` with `{"mailAddress": <canonical email>}` (201).
+  ///
+  /// - Throws: ``UserBackendError``: `.invalidInput` / `.invalidEmail` before any
+  ///   request; then `.invalidInput` (E400004 / E400006), `.network`, `.server`,
+  ///   `.malformedResponse`.
+  public func sendPasswordReset(email: String) async throws {
+    let mailAddress = try CredentialValidation.validateEmail(email)
+    let endpoint = NCMBEndpoint(
+      method: .post, pathSegments: ["requestPasswordReset"],
+      body: try NCMBClient.json(NCMBPasswordResetRequest(mailAddress: mailAddress)),
+      name: "password reset")
+    let answer = try await perform(endpoint, sessionToken: nil)
+    if !answer.body.isEmpty {
+      _ = try NCMBClient.decode(
+        NCMBPasswordResetResponse.self, from: answer, endpoint: "password reset")
+    }
+  }
+
+  /// Deletes the signed-in account: `DELETE /2013-09-01/users/{objectId}` with the
+  /// session token; then clears the session and publishes `signedOut`.
+  ///
+  /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` (E401001 /
+  ///   E404001: session cleared); `.network` (session kept), `.server`.
+  public func deleteAccount() async throws {
+    let session = try await requireSession()
+    let endpoint = NCMBEndpoint(
+      method: .delete, pathSegments: ["users", session.user.id], name: "delete user")
+    _ = try await perform(endpoint, sessionToken: session.bearerToken)
+    var state = try await sessionStore.load()
+    if state.session?.bearerToken == session.bearerToken {
+      state.session = nil
+      try await sessionStore.save(state)
+      broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    }
+  }
+
+  /// Fetches the signed-in user with `GET /2013-09-01/users/{objectId}` and the session
+  /// token, and stores the result. Validates the session token as a side effect.
+  ///
+  /// `"password"` stays among the providers when the stored user had it or the answer has
+  /// no `authData`; fields the answer leaves out keep their stored values.
+  /// - Returns: the fresh user.
+  /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` (E401001 /
+  ///   E404001: session cleared); `.network` (session kept), `.server`,
+  ///   `.malformedResponse`.
+  public func refreshUser() async throws -> User {
+    let session = try await requireSession()
+    let endpoint = NCMBEndpoint(
+      method: .get, pathSegments: ["users", session.user.id], name: "fetch user")
+    let answer = try await perform(endpoint, sessionToken: session.bearerToken)
+    let response = try NCMBClient.decode(
+      NCMBUserResponse.self, from: answer, endpoint: "fetch user")
+    let old = session.user
+    let hasPassword = old.providers.contains("password") || (response.authData?.keys ?? []).isEmpty
+    var user = NCMBUserMapping.user(
+      from: response, hasPasswordIdentity: hasPassword, sentUserName: old.username,
+      sentMailAddress: old.email)
+    user.phoneNumber = old.phoneNumber
+    user.displayName = old.displayName
+    try await storeUser(user, sessionToken: session.bearerToken)
+    return user
+  }
+
+  /// Changes the signed-in user's user name, mail address or password with `PUT
+  /// /2013-09-01/users/{objectId}` and the session token; `nil` fields are not sent.
+  ///
+  /// - Returns: the stored user with the changes applied.
+  /// - Throws: ``UserBackendError``: before any request `.invalidInput` (nothing to change,
+  ///   empty `userName`, empty password), `.invalidEmail`, `.weakPassword`; `.notSignedIn`;
+  ///   then `.accountAlreadyExists` (E409001), `.sessionExpired`, `.network`, `.server`,
+  ///   `.malformedResponse`.
+  public func updateUser(_ changes: NCMBUpdateUserRequest) async throws -> User {
+    var valid = NCMBUpdateUserRequest()
+    if let userName = changes.userName {
+      valid.userName = try CredentialValidation.validateUsername(userName)
+    }
+    if let mailAddress = changes.mailAddress {
+      valid.mailAddress = try CredentialValidation.validateEmail(mailAddress)
+    }
+    if let password = changes.password {
+      try CredentialValidation.validateNewPassword(password)
+      valid.password = password
+    }
+    guard valid != NCMBUpdateUserRequest() else {
+      throw UserBackendError(.invalidInput(field: "request", reason: "nothing to change"))
+    }
+    let session = try await requireSession()
+    let endpoint = NCMBEndpoint(
+      method: .put, pathSegments: ["users", session.user.id], body: try NCMBClient.json(valid),
+      name: "update user")
+    let answer = try await perform(endpoint, sessionToken: session.bearerToken)
+    if !answer.body.isEmpty {
+      _ = try NCMBClient.decode(NCMBUpdateUserResponse.self, from: answer, endpoint: "update user")
+    }
+    var user = session.user
+    if let userName = valid.userName { user.username = userName }
+    if let mailAddress = valid.mailAddress { user.email = mailAddress }
+    if valid.password != nil, !user.providers.contains("password") {
+      user.providers = (user.providers + ["password"]).sorted()
+      user.isAnonymous = false
+    }
+    try await storeUser(user, sessionToken: session.bearerToken)
+    return user
+  }
+
+  /// `authData.apple` for a credential, checked before any request.
+  func appleAuthData(_ credential: IdentityProviderCredential) throws -> NCMBAuthData.Apple {
+    guard !credential.idToken.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "idToken", reason: "must not be empty"))
+    }
+    guard let token = try? JSONWebToken(parsing: credential.idToken) else {
+      throw UserBackendError(.invalidInput(field: "idToken", reason: "is not a JWT"))
+    }
+    guard let subject = token.stringClaim("sub"), !subject.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "idToken", reason: "has no sub claim"))
+    }
+    if let rawNonce = credential.rawNonce, let nonce = token.stringClaim("nonce"),
+      Crypto.sha256Hex(rawNonce) != nonce.lowercased()
+    {
+      throw UserBackendError(
+        .invalidInput(field: "rawNonce", reason: "does not match the ID token's nonce"))
+    }
+    return NCMBAuthData.Apple(
+      id: subject, accessToken: credential.idToken,
+      clientID: configuration.appleClientID ?? token.stringClaim("aud"))
+  }
+}

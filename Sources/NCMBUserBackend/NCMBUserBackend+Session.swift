@@ -1,0 +1,70 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+extension NCMBUserBackend {
+  /// Sends `endpoint` and maps NCMB error answers. When the request carried
+  /// `sessionToken` and the answer rejects it, the stored session is cleared (if it
+  /// still holds that token), `sessionRevoked` is published and `sessionExpired` thrown.
+  func perform(_ endpoint: NCMBEndpoint, sessionToken: String?) async throws -> NCMBAnswer {
+    do {
+      return try await client.send(endpoint, sessionToken: sessionToken)
+    } catch let error as NCMBServerError {
+      if let sessionToken, NCMBErrorMapping.sessionRejectionCodes.contains(error.code) {
+        try await revoke(sessionToken: sessionToken)
+      }
+      throw Self.mapped(error, sentSessionToken: sessionToken != nil)
+    }
+  }
+
+  /// The portable error for an NCMB error answer.
+  static func mapped(_ error: NCMBServerError, sentSessionToken: Bool) -> UserBackendError {
+    NCMBErrorMapping.error(
+      code: error.code, message: error.message, status: error.status,
+      retryAfter: error.retryAfter, sentSessionToken: sentSessionToken)
+  }
+
+  /// The stored session, or `.notSignedIn`.
+  func requireSession() async throws -> AuthSession {
+    guard let session = try await sessionStore.load().session else {
+      throw UserBackendError(.notSignedIn)
+    }
+    return session
+  }
+
+  /// Stores a new session from a sign-up / sign-in answer and publishes `signedIn`.
+  /// - Throws: `.malformedResponse` when the answer has no session token; store errors.
+  func establish(
+    _ response: NCMBUserResponse, user: User, isNewUser: Bool, endpoint: String
+  ) async throws -> AuthSession {
+    guard let token = response.sessionToken, !token.isEmpty else {
+      throw NCMBClient.malformed(endpoint, "has no sessionToken")
+    }
+    let session = AuthSession(
+      user: user, bearerToken: token, refreshToken: nil, expiresAt: nil, isNewUser: isNewUser)
+    var state = try await sessionStore.load()
+    state.session = session
+    try await sessionStore.save(state)
+    broadcaster.publish(AuthStateChange(.signedIn, user: user))
+    return session
+  }
+
+  /// Replaces the stored user when the stored session still holds `sessionToken`.
+  func storeUser(_ user: User, sessionToken: String) async throws {
+    var state = try await sessionStore.load()
+    guard var session = state.session, session.bearerToken == sessionToken else { return }
+    session.user = user
+    state.session = session
+    try await sessionStore.save(state)
+  }
+
+  /// Clears the stored session when it still holds `sessionToken` and publishes
+  /// `sessionRevoked`.
+  func revoke(sessionToken: String) async throws {
+    var state = try await sessionStore.load()
+    guard state.session?.bearerToken == sessionToken else { return }
+    state.session = nil
+    try await sessionStore.save(state)
+    broadcaster.publish(AuthStateChange(.sessionRevoked, user: nil))
+  }
+}

@@ -1,0 +1,192 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+/// A ``UserBackend`` that speaks the NCMB (NIFCLOUD mobile backend) REST API, signature
+/// version 2, to the hosted service's wire protocol served by any compatible server (the
+/// emulator, a re-implementation). Follows `reference/ncmb-rest.md` §1–§4.
+///
+/// Endpoints (below `<baseURL>/2013-09-01/`): sign-up `POST users`; sign-in `POST login`
+/// (JSON; `GET login?userName=&password=` with ``NCMBConfiguration/legacyGETLogin``);
+/// sign-out `GET logout`; ``refreshUser()`` `GET users/{objectId}`; ``updateUser(_:)``
+/// `PUT users/{objectId}`; ``deleteAccount()`` `DELETE users/{objectId}`;
+/// ``sendPasswordReset(email:)`` `POST requestPasswordReset`; anonymous and Sign in with
+/// Apple `POST users` with `authData`. Every request carries `X-NCMB-Application-Key`,
+/// `X-NCMB-Timestamp` (from the injected clock), `X-NCMB-Signature` and
+/// `Content-Type: application/json`; calls that act as the signed-in user (sign-out,
+/// fetch, update, delete) also carry `X-NCMB-Apps-Session-Token`.
+///
+/// **Identifiers.** NCMB accounts are keyed by `userName`. A `.username` identifier is
+/// sent as `userName`. An `.email` identifier (validated and canonicalised: trimmed,
+/// lower-cased) is sent as `userName` **and**, at sign-up, as `mailAddress`; sign-in sends
+/// it as `userName`, which works whether or not the address was confirmed. Such a user
+/// has `username == email`.
+///
+/// **Sessions.** The session token is the bearer token: it has no expiry the client
+/// knows of and there is no refresh token (no ``Capability/tokenRefresh``). It is kept in
+/// the ``SessionStore``, so ``currentUser()`` survives a restart. When a signed-in call
+/// is answered E401001 (token invalid, expired or revoked), E404001 or E404006 (user
+/// gone), the stored session is cleared, `sessionRevoked` is published and
+/// `sessionExpired` is thrown.
+///
+/// Thread-safe: all state lives in the session store; instances hold only constants.
+public final class NCMBUserBackend: UserBackend {
+  /// `"ncmb"`.
+  public let backendID = "ncmb"
+
+  /// Email and user-name passwords, anonymous sign-in, Sign in with Apple, password reset,
+  /// account deletion and auth state changes. Not phone sign-in, not token refresh.
+  public let capabilities: Set<Capability> = [
+    .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
+    .passwordReset, .accountDeletion, .authStateChanges,
+  ]
+
+  /// The configuration in use.
+  public let configuration: NCMBConfiguration
+
+  let client: NCMBClient
+  let sessionStore: any SessionStore
+  let broadcaster = AuthStateBroadcaster()
+  let makeUUID: @Sendable () -> UUID
+
+  /// A backend.
+  ///
+  /// - Parameters:
+  ///   - configuration: keys and base URL; checked here.
+  ///   - transport: sends the HTTP requests.
+  ///   - sessionStore: where the session lives between launches.
+  ///   - clock: the time stamped into `X-NCMB-Timestamp` (inject a fixed clock for
+  ///     replay).
+  ///   - makeUUID: the source of anonymous identities (`authData.anonymous.id`); inject a
+  ///     seeded one for replay.
+  /// - Throws: ``UserBackendError`` `.misconfigured` for an empty key or an unusable base
+  ///   URL.
+  public init(
+    configuration: NCMBConfiguration, transport: any HTTPTransport,
+    sessionStore: any SessionStore, clock: any AuthClock = SystemClock(),
+    makeUUID: @escaping @Sendable () -> UUID = { UUID() }
+  ) throws {
+    try configuration.validate()
+    self.configuration = configuration
+    self.client = NCMBClient(configuration: configuration, transport: transport, clock: clock)
+    self.sessionStore = sessionStore
+    self.makeUUID = makeUUID
+  }
+
+  /// Creates the account with `POST /2013-09-01/users` and signs it in (201 answer).
+  ///
+  /// - Returns: the session; `isNewUser` is `true`; `providers == ["password"]`.
+  /// - Throws: ``UserBackendError``: `.invalidInput`, `.invalidEmail`, `.weakPassword`
+  ///   before any request; `.accountAlreadyExists` (E409001), `.misconfigured`,
+  ///   `.rateLimited`, `.network`, `.server`, `.malformedResponse`.
+  public func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
+    let valid = try CredentialValidation.validate(credential, forSignUp: true)
+    let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
+    let body = NCMBSignUpRequest(
+      userName: userName, password: valid.password, mailAddress: mailAddress)
+    let endpoint = NCMBEndpoint(
+      method: .post, pathSegments: ["users"], body: try NCMBClient.json(body), name: "sign-up")
+    let answer = try await perform(endpoint, sessionToken: nil)
+    let response = try NCMBClient.decode(NCMBUserResponse.self, from: answer, endpoint: "sign-up")
+    let user = NCMBUserMapping.user(
+      from: response, hasPasswordIdentity: true, sentUserName: userName,
+      sentMailAddress: mailAddress)
+    return try await establish(response, user: user, isNewUser: true, endpoint: "sign-up")
+  }
+
+  /// Signs in with `POST /2013-09-01/login` (or the legacy `GET`, see
+  /// ``NCMBConfiguration/legacyGETLogin``); replaces any signed-in user.
+  ///
+  /// - Returns: the session; `isNewUser` is `false`.
+  /// - Throws: ``UserBackendError``: `.invalidInput`, `.invalidEmail` before any request;
+  ///   `.invalidCredentials` (E401002), `.misconfigured`, `.rateLimited`, `.network`,
+  ///   `.server`, `.malformedResponse`.
+  public func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
+    let valid = try CredentialValidation.validate(credential, forSignUp: false)
+    let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
+    let endpoint: NCMBEndpoint
+    if configuration.legacyGETLogin {
+      endpoint = NCMBEndpoint(
+        method: .get, pathSegments: ["login"],
+        query: [
+          URLQueryItem(name: "userName", value: userName),
+          URLQueryItem(name: "password", value: valid.password),
+        ], name: "login")
+    } else {
+      let body = NCMBLoginRequest(userName: userName, password: valid.password)
+      endpoint = NCMBEndpoint(
+        method: .post, pathSegments: ["login"], body: try NCMBClient.json(body), name: "login")
+    }
+    let answer = try await perform(endpoint, sessionToken: nil)
+    let response = try NCMBClient.decode(NCMBUserResponse.self, from: answer, endpoint: "login")
+    let user = NCMBUserMapping.user(
+      from: response, hasPasswordIdentity: true, sentUserName: userName,
+      sentMailAddress: mailAddress)
+    return try await establish(response, user: user, isNewUser: false, endpoint: "login")
+  }
+
+  /// The user of the stored session, or `nil`. No network call.
+  /// - Throws: the session store's I/O error.
+  public func currentUser() async throws -> User? {
+    try await sessionStore.load().session?.user
+  }
+
+  /// Signs out: clears the stored session and publishes `signedOut` **first**, then sends
+  /// `GET /2013-09-01/logout` with the old session token so the server revokes it.
+  ///
+  /// Signing out when nobody is signed in does nothing. An E401001 / E404001 / E404006
+  /// answer (token already invalid, user gone) counts as success.
+  /// - Throws: the session store's I/O error (the session is then still stored); after the
+  ///   local sign-out, ``UserBackendError`` `.network` or `.server` when the server could
+  ///   not revoke the token: the user **is** signed out locally, but the old session token
+  ///   may stay valid on the server until it expires.
+  public func signOut() async throws {
+    let state = try await sessionStore.load()
+    guard let session = state.session else { return }
+    var signedOut = state
+    signedOut.session = nil
+    try await sessionStore.save(signedOut)
+    broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    let endpoint = NCMBEndpoint(method: .get, pathSegments: ["logout"], name: "logout")
+    do {
+      _ = try await client.send(endpoint, sessionToken: session.bearerToken)
+    } catch let error as NCMBServerError {
+      if NCMBErrorMapping.sessionRejectionCodes.contains(error.code) { return }
+      throw Self.mapped(error, sentSessionToken: true)
+    }
+  }
+
+  /// The session token. With `forceRefresh`, first checks it with
+  /// `GET /2013-09-01/users/{objectId}` (see ``refreshUser()``): NCMB tokens cannot be
+  /// refreshed, so a "refresh" only validates the token and updates the stored user; the
+  /// returned token is the same.
+  ///
+  /// - Throws: ``UserBackendError`` `.notSignedIn`; with `forceRefresh` also
+  ///   `.sessionExpired` (session cleared), `.network` (session kept), `.server`,
+  ///   `.malformedResponse`.
+  public func idToken(forceRefresh: Bool) async throws -> String {
+    guard let session = try await sessionStore.load().session else {
+      throw UserBackendError(.notSignedIn)
+    }
+    if forceRefresh { _ = try await refreshUser() }
+    return session.bearerToken
+  }
+
+  /// Sign-in state changes: the current state first, then `signedIn`, `signedOut` and
+  /// `sessionRevoked` events of this instance.
+  public var authStateChanges: AsyncStream<AuthStateChange> {
+    broadcaster.stream { [sessionStore] in
+      (try? await sessionStore.load())?.session?.user
+    }
+  }
+
+  /// The wire `userName` and sign-up `mailAddress` for an identifier.
+  static func wireIdentifier(_ identifier: PasswordCredential.Identifier) -> (
+    userName: String, mailAddress: String?
+  ) {
+    switch identifier {
+    case .email(let email): (email, email)
+    case .username(let name): (name, nil)
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import UserBackendKit
+
+/// Turns NCMB user objects into portable ``User`` values.
+///
+/// - `id` = `objectId`, `username` = `userName`, `email` = `mailAddress`.
+/// - `providers`: `"password"` when the account has a password identity, plus one entry
+///   per non-null `authData` key: `anonymous` → `"anonymous"`, `apple` → `"apple.com"`,
+///   `facebook` / `twitter` / `google` → `"<key>.com"`, any other key as is.
+/// - `isAnonymous`: the only provider is `"anonymous"`.
+public enum NCMBUserMapping {
+  /// The provider ID for an `authData` key.
+  public static func provider(forAuthDataKey key: String) -> String {
+    switch key {
+    case "anonymous": "anonymous"
+    case "apple", "facebook", "twitter", "google": key + ".com"
+    default: key
+    }
+  }
+
+  /// The user for a response.
+  ///
+  /// - Parameters:
+  ///   - response: the server's user object.
+  ///   - hasPasswordIdentity: whether the account signs in with a password (known from
+  ///     the flow: sign-up / sign-in with a password, or a fetched user with no `authData`).
+  ///   - sentUserName: the `userName` the request sent, used when the answer omits it.
+  ///   - sentMailAddress: the `mailAddress` the request sent, used when the answer omits it
+  ///     (sign-up answers carry only `objectId`, `userName`, `sessionToken`, `createDate`).
+  public static func user(
+    from response: NCMBUserResponse, hasPasswordIdentity: Bool, sentUserName: String? = nil,
+    sentMailAddress: String? = nil
+  ) -> User {
+    var providers = Set((response.authData?.keys ?? []).map(provider(forAuthDataKey:)))
+    if hasPasswordIdentity { providers.insert("password") }
+    return User(
+      id: response.objectId,
+      email: response.mailAddress ?? sentMailAddress,
+      username: response.userName ?? sentUserName,
+      providers: Array(providers),
+      isAnonymous: providers == ["anonymous"])
+  }
+}

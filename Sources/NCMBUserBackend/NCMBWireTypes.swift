@@ -1,0 +1,218 @@
+import Foundation
+
+// One Codable request/response pair per endpoint of the NCMB user API, following
+// `reference/ncmb-rest.md` §3 ("User (会員管理) endpoints"). Field names are the wire names.
+// Bodies are encoded with sorted keys so the bytes are deterministic.
+
+/// `POST /2013-09-01/users` with a password: sign-up (reference §3, "Sign up (ID/PW)").
+/// Optional fields are left out of the JSON when `nil`.
+public struct NCMBSignUpRequest: Codable, Sendable, Hashable {
+  /// The user name; an email identifier is sent here too.
+  public var userName: String
+  /// The password.
+  public var password: String
+  /// The mail address, for an email identifier.
+  public var mailAddress: String?
+
+  /// A sign-up body.
+  public init(userName: String, password: String, mailAddress: String? = nil) {
+    self.userName = userName
+    self.password = password
+    self.mailAddress = mailAddress
+  }
+}
+
+/// `POST /2013-09-01/users` with `authData`: anonymous sign-in and identity-provider
+/// sign-up / sign-in (reference §3, "Anonymous login", "SNS sign-up/login").
+public struct NCMBAuthDataSignUpRequest: Codable, Sendable, Hashable {
+  /// The provider entries; exactly one is set.
+  public var authData: NCMBAuthData
+
+  /// A body for `authData`.
+  public init(authData: NCMBAuthData) { self.authData = authData }
+}
+
+/// The `authData` object of a request (reference §3, "authData shapes").
+public struct NCMBAuthData: Codable, Sendable, Hashable {
+  /// `authData.anonymous`.
+  public var anonymous: Anonymous?
+  /// `authData.apple`.
+  public var apple: Apple?
+
+  /// `{"id": "<UUID>"}`: an anonymous identity.
+  public struct Anonymous: Codable, Sendable, Hashable {
+    /// A UUID string chosen by the client.
+    public var id: String
+    /// An entry.
+    public init(id: String) { self.id = id }
+  }
+
+  /// `{"id", "access_token", "client_id"}`: Sign in with Apple.
+  public struct Apple: Codable, Sendable, Hashable {
+    /// The Apple user identifier (the ID token's `sub` claim).
+    public var id: String
+    /// The credential NCMB checks with Apple; this adapter sends the ID token.
+    public var accessToken: String
+    /// The App ID / bundle identifier, when known.
+    public var clientID: String?
+
+    enum CodingKeys: String, CodingKey {
+      case id
+      case accessToken = "access_token"
+      case clientID = "client_id"
+    }
+
+    /// An entry.
+    public init(id: String, accessToken: String, clientID: String?) {
+      self.id = id
+      self.accessToken = accessToken
+      self.clientID = clientID
+    }
+  }
+
+  /// An `authData` value with the given entries.
+  public init(anonymous: Anonymous? = nil, apple: Apple? = nil) {
+    self.anonymous = anonymous
+    self.apple = apple
+  }
+}
+
+/// `POST /2013-09-01/login` body (reference §3, "Login (SDKs since 2023)"). The legacy
+/// `GET /2013-09-01/login` sends the same two fields as query parameters.
+public struct NCMBLoginRequest: Codable, Sendable, Hashable {
+  /// The user name (an email identifier is sent here too).
+  public var userName: String
+  /// The password.
+  public var password: String
+
+  /// A login body.
+  public init(userName: String, password: String) {
+    self.userName = userName
+    self.password = password
+  }
+}
+
+/// A user object as the user endpoints answer it: sign-up (201), login (200), `authData`
+/// sign-up (201 new / 200 existing) and `GET /2013-09-01/users/{objectId}` (reference §3).
+/// Unknown fields are ignored.
+public struct NCMBUserResponse: Codable, Sendable, Hashable {
+  /// The user ID.
+  public var objectId: String
+  /// The user name.
+  public var userName: String?
+  /// The mail address, or `nil` / JSON `null`.
+  public var mailAddress: String?
+  /// The session token (absent from a fetch by another user).
+  public var sessionToken: String?
+  /// `createDate`, ISO 8601 text.
+  public var createDate: String?
+  /// `updateDate`, ISO 8601 text.
+  public var updateDate: String?
+  /// The linked `authData` providers, or `nil` for JSON `null` / absent.
+  public var authData: NCMBAuthDataKeys?
+
+  /// A user object.
+  public init(
+    objectId: String, userName: String? = nil, mailAddress: String? = nil,
+    sessionToken: String? = nil, createDate: String? = nil, updateDate: String? = nil,
+    authData: NCMBAuthDataKeys? = nil
+  ) {
+    self.objectId = objectId
+    self.userName = userName
+    self.mailAddress = mailAddress
+    self.sessionToken = sessionToken
+    self.createDate = createDate
+    self.updateDate = updateDate
+    self.authData = authData
+  }
+}
+
+/// The keys of a response's `authData` object whose value is not `null` (`"anonymous"`,
+/// `"apple"`, …); the entries' contents are not kept. Encodes as `{key: {}}`.
+public struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
+  /// The linked provider keys, sorted.
+  public var keys: [String]
+
+  /// A value with `keys` (stored sorted).
+  public init(keys: [String]) { self.keys = keys.sorted() }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// Reads an object; `null` entries are not linked.
+  /// - Throws: `DecodingError` when `authData` is not an object.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: AnyKey.self)
+    keys = try container.allKeys.filter { try !container.decodeNil(forKey: $0) }
+      .map(\.stringValue).sorted()
+  }
+
+  /// Writes `{key: {}}` for every key.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: AnyKey.self)
+    for key in keys {
+      _ = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(stringValue: key))
+    }
+  }
+}
+
+/// `PUT /2013-09-01/users/{objectId}` body: the fields to change; `nil` fields are left
+/// out (reference §3, "Update user").
+public struct NCMBUpdateUserRequest: Codable, Sendable, Hashable {
+  /// A new user name.
+  public var userName: String?
+  /// A new mail address.
+  public var mailAddress: String?
+  /// A new password.
+  public var password: String?
+
+  /// An update body.
+  public init(userName: String? = nil, mailAddress: String? = nil, password: String? = nil) {
+    self.userName = userName
+    self.mailAddress = mailAddress
+    self.password = password
+  }
+}
+
+/// The answer to `PUT /2013-09-01/users/{objectId}`: `{"updateDate": "…"}` (200 or 201).
+public struct NCMBUpdateUserResponse: Codable, Sendable, Hashable {
+  /// `updateDate`, ISO 8601 text.
+  public var updateDate: String?
+  /// A value.
+  public init(updateDate: String? = nil) { self.updateDate = updateDate }
+}
+
+/// `POST /2013-09-01/requestPasswordReset` body (reference §3, "Password reset mail").
+public struct NCMBPasswordResetRequest: Codable, Sendable, Hashable {
+  /// The address to send the reset mail to.
+  public var mailAddress: String
+  /// A body.
+  public init(mailAddress: String) { self.mailAddress = mailAddress }
+}
+
+/// The answer to `POST /2013-09-01/requestPasswordReset`: `{"createDate": "…"}` (201).
+public struct NCMBPasswordResetResponse: Codable, Sendable, Hashable {
+  /// `createDate`, ISO 8601 text.
+  public var createDate: String?
+  /// A value.
+  public init(createDate: String? = nil) { self.createDate = createDate }
+}
+
+/// The error body every NCMB endpoint sends: `{"code": "E401002", "error": "…"}`
+/// (reference §4, "Errors").
+public struct NCMBErrorBody: Codable, Sendable, Hashable {
+  /// The code, `E` + six digits; the first three are the HTTP status.
+  public var code: String
+  /// The English message, e.g. `"password is empty."`.
+  public var error: String?
+
+  /// An error body.
+  public init(code: String, error: String?) {
+    self.code = code
+    self.error = error
+  }
+}
