@@ -50,9 +50,13 @@ public final class ReplayTransport: HTTPTransport {
     var responses: [HTTPResponse] = []
     var loadError: CassetteError?
     var queues: [String: Queue] = [:]
+    // Stored requests go through the rules too: a no-op for recorded cassettes, and it
+    // normalises hand-written ("documented") ones the same way as live requests.
+    let storedRedactor = Redactor(rules: cassette.rules)
     do {
       for (index, interaction) in try cassette.interactions().enumerated() {
-        let shape = RequestShape(interaction.request, matchHeaders: cassette.rules.matchHeaders)
+        let shape = RequestShape(
+          storedRedactor.redact(interaction.request), matchHeaders: cassette.rules.matchHeaders)
         shapes.append(shape)
         responses.append(interaction.response)
         queues[shape.key, default: Queue(items: [])].items.append(index)
