@@ -21,6 +21,18 @@ final class StubTransport: HTTPTransport {
   var requests: [HTTPRequest] { seen.withLock { $0 } }
 }
 
+/// A thread-safe counter.
+final class Counter: Sendable {
+  private let value = Mutex(0)
+  /// Returns the current value and increments it.
+  func next() -> Int {
+    value.withLock { value in
+      defer { value += 1 }
+      return value
+    }
+  }
+}
+
 enum Fixture {
   static let clock = Date(timeIntervalSince1970: 1_767_225_600)
   static let apiKey = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW"  // 39 chars, API key shape
