@@ -1,0 +1,132 @@
+import BackendEmulator
+import BackendHTTP
+import FirebaseUserBackend
+import Foundation
+import NCMBUserBackend
+import UserBackendKit
+
+/// 1. Adapter overhead: a password sign-in through ``FirebaseUserBackend`` and through
+/// ``NCMBUserBackend`` (request signature included) against the loopback emulator, versus
+/// sending the very same request bytes (captured from the adapter) with a bare
+/// ``URLSessionTransport`` to the same server. Target: adapter / direct ≤ 1.10.
+///
+/// The emulator hashes with PBKDF2 cost 1 here, so the server's work is small and the
+/// client side is what the ratio sees (a realistic cost would hide any overhead). The
+/// four variants run interleaved, batch by batch, so drift affects them alike.
+enum AdapterOverheadBench {
+  /// The emulator's PBKDF2 rounds for this group.
+  static let hashCost = 1
+  /// The benchmark account's password (in-process only, never printed).
+  static let password = "bench-password-1"
+
+  /// Runs the group.
+  static func run(_ plan: BenchPlan) async -> BenchGroup {
+    var group = BenchGroup(
+      id: "adapterOverhead", title: "1. Adapter overhead: sign-in over loopback, per request")
+    let emulator: BenchEmulator
+    do {
+      emulator = try BenchEmulator.start(hashCost: hashCost)
+    } catch {
+      group.error = "emulator: \(error)"
+      return group
+    }
+    defer { emulator.stop() }
+    do {
+      let firebaseTransport = CountingTransport(wrapping: URLSessionTransport())
+      let firebase = try FirebaseUserBackend(
+        configuration: FirebaseConfiguration(
+          apiKey: BenchEmulator.firebaseAPIKey, projectID: "demo-project",
+          emulatorHost: emulator.hostAndPort),
+        transport: firebaseTransport, sessionStore: InMemorySessionStore())
+      let firebaseCredential = PasswordCredential.email("adapter@bench.invalid", password: password)
+      _ = try await firebase.signUp(firebaseCredential)
+      _ = try await firebase.signIn(firebaseCredential)
+      let firebaseRequest = try captured(firebaseTransport, "Firebase")
+
+      let ncmbTransport = CountingTransport(wrapping: URLSessionTransport())
+      let ncmb = try NCMBUserBackend(
+        configuration: NCMBConfiguration(
+          applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
+          baseURL: emulator.baseURL),
+        transport: ncmbTransport, sessionStore: InMemorySessionStore())
+      let ncmbCredential = PasswordCredential.username("adapter-bench", password: password)
+      _ = try await ncmb.signUp(ncmbCredential)
+      _ = try await ncmb.signIn(ncmbCredential)
+      let ncmbRequest = try captured(ncmbTransport, "NCMB")
+
+      let direct = URLSessionTransport()
+      try await expectSuccess(direct, firebaseRequest, "Firebase")
+      try await expectSuccess(direct, ncmbRequest, "NCMB")
+
+      let batch = plan.adapterBatch
+      var samples: [[Double]] = Array(repeating: [], count: 4)
+      let variants: [@Sendable () async throws -> Void] = [
+        { _ = try await firebase.signIn(firebaseCredential) },
+        { _ = try await direct.send(firebaseRequest) },
+        { _ = try await ncmb.signIn(ncmbCredential) },
+        { _ = try await direct.send(ncmbRequest) },
+      ]
+      for run in 0..<(plan.warmUp + plan.runs) {
+        for (index, variant) in variants.enumerated() {
+          let seconds = try await BenchClock.time {
+            for _ in 0..<batch { try await variant() }
+          }
+          if run >= plan.warmUp { samples[index].append(seconds / Double(batch)) }
+        }
+      }
+      let rows = [
+        BenchRow("Firebase sign-in via FirebaseUserBackend", unit: .seconds, samples: samples[0]),
+        BenchRow(
+          "Firebase: same bytes via URLSessionTransport", unit: .seconds, samples: samples[1]),
+        BenchRow("NCMB sign-in via NCMBUserBackend (signed)", unit: .seconds, samples: samples[2]),
+        BenchRow("NCMB: same bytes via URLSessionTransport", unit: .seconds, samples: samples[3]),
+      ]
+      group.rows = rows
+      group.ratios = [
+        BenchRatio(
+          name: "Firebase adapter / direct", numerator: rows[0].statistics?.median,
+          denominator: rows[1].statistics?.median, target: 1.10),
+        BenchRatio(
+          name: "NCMB adapter / direct", numerator: rows[2].statistics?.median,
+          denominator: rows[3].statistics?.median, target: 1.10),
+      ]
+      group.notes = [
+        "emulator on 127.0.0.1:\(emulator.port), PBKDF2 cost \(hashCost) "
+          + "(server work kept small so client overhead shows)",
+        "\(batch) sign-ins per run; keep-alive URLSession connections; times are per request",
+      ]
+    } catch {
+      group.error = "\(error)"
+    }
+    return group
+  }
+
+  /// The adapter's last request (what went on the wire).
+  private static func captured(_ transport: CountingTransport, _ name: String) throws
+    -> HTTPRequest
+  {
+    guard let request = transport.lastRequest else {
+      throw BenchFailure("\(name) adapter sent no request")
+    }
+    return request
+  }
+
+  /// Sends `request` once and insists on a 2xx answer, so the direct path does the same
+  /// work as the adapter.
+  private static func expectSuccess(
+    _ transport: URLSessionTransport, _ request: HTTPRequest, _ name: String
+  ) async throws {
+    let response = try await transport.send(request)
+    guard response.isSuccess else {
+      throw BenchFailure("\(name) request replayed directly got HTTP \(response.status)")
+    }
+  }
+}
+
+/// A benchmark precondition that did not hold (the message names it; never a secret).
+struct BenchFailure: Error, CustomStringConvertible {
+  /// What went wrong.
+  let description: String
+  /// A failure described by `description`.
+  init(_ description: String) { self.description = description }
+}
