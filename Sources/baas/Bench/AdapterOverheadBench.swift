@@ -12,7 +12,7 @@ import UserBackendKit
 ///
 /// The emulator hashes with PBKDF2 cost 1 here, so the server's work is small and the
 /// client side is what the ratio sees (a realistic cost would hide any overhead). The
-/// four variants run interleaved, batch by batch, so drift affects them alike.
+/// variants run interleaved request by request, so drift affects them alike.
 enum AdapterOverheadBench {
   /// The emulator's PBKDF2 rounds for this group.
   static let hashCost = 1
@@ -41,7 +41,13 @@ enum AdapterOverheadBench {
       let firebaseCredential = PasswordCredential.email("adapter@bench.invalid", password: password)
       _ = try await firebase.signUp(firebaseCredential)
       _ = try await firebase.signIn(firebaseCredential)
-      let firebaseRequest = try captured(firebaseTransport, "Firebase")
+      let (firebaseRequest, firebaseResponse) = try captured(firebaseTransport, "Firebase")
+      let firebaseCanned = try FirebaseUserBackend(
+        configuration: FirebaseConfiguration(
+          apiKey: BenchEmulator.firebaseAPIKey, projectID: "demo-project",
+          emulatorHost: emulator.hostAndPort),
+        transport: CannedTransport(response: firebaseResponse),
+        sessionStore: InMemorySessionStore())
 
       let ncmbTransport = CountingTransport(wrapping: URLSessionTransport())
       let ncmb = try NCMBUserBackend(
@@ -52,27 +58,38 @@ enum AdapterOverheadBench {
       let ncmbCredential = PasswordCredential.username("adapter-bench", password: password)
       _ = try await ncmb.signUp(ncmbCredential)
       _ = try await ncmb.signIn(ncmbCredential)
-      let ncmbRequest = try captured(ncmbTransport, "NCMB")
+      let (ncmbRequest, ncmbResponse) = try captured(ncmbTransport, "NCMB")
+      let ncmbCanned = try NCMBUserBackend(
+        configuration: NCMBConfiguration(
+          applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
+          baseURL: emulator.baseURL),
+        transport: CannedTransport(response: ncmbResponse), sessionStore: InMemorySessionStore())
 
       let direct = URLSessionTransport()
       try await expectSuccess(direct, firebaseRequest, "Firebase")
       try await expectSuccess(direct, ncmbRequest, "NCMB")
 
       let batch = plan.adapterBatch
-      var samples: [[Double]] = Array(repeating: [], count: 4)
+      var samples: [[Double]] = Array(repeating: [], count: 6)
       let variants: [@Sendable () async throws -> Void] = [
         { _ = try await firebase.signIn(firebaseCredential) },
         { _ = try await direct.send(firebaseRequest) },
         { _ = try await ncmb.signIn(ncmbCredential) },
         { _ = try await direct.send(ncmbRequest) },
+        { _ = try await firebaseCanned.signIn(firebaseCredential) },
+        { _ = try await ncmbCanned.signIn(ncmbCredential) },
       ]
+      // Interleaved request by request, so load changes on the machine hit every variant
+      // alike; each request is timed on its own and the batch sums them.
       for run in 0..<(plan.warmUp + plan.runs) {
-        for (index, variant) in variants.enumerated() {
-          let seconds = try await BenchClock.time {
-            for _ in 0..<batch { try await variant() }
+        var totals = Array(repeating: 0.0, count: variants.count)
+        for _ in 0..<batch {
+          for (index, variant) in variants.enumerated() {
+            totals[index] += try await BenchClock.time { try await variant() }
           }
-          if run >= plan.warmUp { samples[index].append(seconds / Double(batch)) }
         }
+        guard run >= plan.warmUp else { continue }
+        for index in variants.indices { samples[index].append(totals[index] / Double(batch)) }
       }
       let rows = [
         BenchRow("Firebase sign-in via FirebaseUserBackend", unit: .seconds, samples: samples[0]),
@@ -80,6 +97,8 @@ enum AdapterOverheadBench {
           "Firebase: same bytes via URLSessionTransport", unit: .seconds, samples: samples[1]),
         BenchRow("NCMB sign-in via NCMBUserBackend (signed)", unit: .seconds, samples: samples[2]),
         BenchRow("NCMB: same bytes via URLSessionTransport", unit: .seconds, samples: samples[3]),
+        BenchRow("Firebase adapter alone (canned response)", unit: .seconds, samples: samples[4]),
+        BenchRow("NCMB adapter alone (canned response)", unit: .seconds, samples: samples[5]),
       ]
       group.rows = rows
       group.ratios = [
@@ -93,7 +112,9 @@ enum AdapterOverheadBench {
       group.notes = [
         "emulator on 127.0.0.1:\(emulator.port), PBKDF2 cost \(hashCost) "
           + "(server work kept small so client overhead shows)",
-        "\(batch) sign-ins per run; keep-alive URLSession connections; times are per request",
+        "\(batch) sign-ins per variant and run, interleaved; keep-alive URLSession connections; times are per request",
+        "canned rows: the adapter over a transport that returns the recorded response at "
+          + "once (its own client-side work, no socket)",
       ]
     } catch {
       group.error = "\(error)"
@@ -101,14 +122,14 @@ enum AdapterOverheadBench {
     return group
   }
 
-  /// The adapter's last request (what went on the wire).
+  /// The adapter's last request (what went on the wire) and the server's answer.
   private static func captured(_ transport: CountingTransport, _ name: String) throws
-    -> HTTPRequest
+    -> (HTTPRequest, HTTPResponse)
   {
-    guard let request = transport.lastRequest else {
+    guard let request = transport.lastRequest, let response = transport.lastResponse else {
       throw BenchFailure("\(name) adapter sent no request")
     }
-    return request
+    return (request, response)
   }
 
   /// Sends `request` once and insists on a 2xx answer, so the direct path does the same

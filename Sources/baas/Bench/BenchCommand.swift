@@ -140,14 +140,14 @@ struct BenchPlan: Sendable {
 
   /// Under two minutes on two cores.
   static let quick = BenchPlan(
-    warmUp: 1, runs: 5, adapterBatch: 20, replaySizes: [1_000, 10_000, 100_000],
+    warmUp: 1, runs: 5, adapterBatch: 50, replaySizes: [1_000, 10_000, 100_000],
     replayBatch: 1_000, singleFlightCallers: 1_000, throughputClients: [1, 8, 64],
     throughputSeconds: 1, fakeSizes: [1_000, 100_000], fakeBatch: 100, startUpRuns: 5,
     verifyRuns: 2)
 
   /// About ten minutes on two cores.
   static let full = BenchPlan(
-    warmUp: 2, runs: 11, adapterBatch: 50, replaySizes: [1_000, 10_000, 100_000],
+    warmUp: 2, runs: 11, adapterBatch: 100, replaySizes: [1_000, 10_000, 100_000],
     replayBatch: 2_000, singleFlightCallers: 1_000, throughputClients: [1, 8, 64],
     throughputSeconds: 3, fakeSizes: [1_000, 100_000], fakeBatch: 200, startUpRuns: 15,
     verifyRuns: 5)

@@ -47,7 +47,8 @@ struct BenchEmulator: Sendable {
 final class CountingTransport: HTTPTransport {
   private let wrapped: any HTTPTransport
   private let marker: String?
-  private let state = Mutex<(count: Int, last: HTTPRequest?)>((0, nil))
+  private let state = Mutex<(count: Int, last: HTTPRequest?, response: HTTPResponse?)>(
+    (0, nil, nil))
 
   /// Wraps `transport`; requests whose raw path contains `marker` are counted (all
   /// requests when it is `nil`).
@@ -63,13 +64,27 @@ final class CountingTransport: HTTPTransport {
       state.last = request
       if counted { state.count += 1 }
     }
-    return try await wrapped.send(request)
+    let response = try await wrapped.send(request)
+    state.withLock { $0.response = response }
+    return response
   }
 
   /// The counted requests since creation or the last ``reset()``.
   var count: Int { state.withLock { $0.count } }
   /// The most recent request.
   var lastRequest: HTTPRequest? { state.withLock { $0.last } }
+  /// The most recent response.
+  var lastResponse: HTTPResponse? { state.withLock { $0.response } }
   /// Starts counting from zero.
   func reset() { state.withLock { $0.count = 0 } }
+}
+
+/// Answers every request with the same response at once: no socket, no server, so an
+/// adapter over it shows only its own client-side work.
+struct CannedTransport: HTTPTransport {
+  /// The response returned for every request.
+  let response: HTTPResponse
+
+  /// Returns ``response``.
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse { response }
 }

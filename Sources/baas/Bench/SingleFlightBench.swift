@@ -7,9 +7,10 @@ import UserBackendKit
 /// session against the loopback emulator must cause exactly one Secure Token request
 /// (counted by a wrapping transport), and should take little longer than one refresh.
 ///
-/// Each run signs in afresh, moves the adapter's `ManualClock` two hours ahead (the ID
-/// token is then expired for the adapter; the emulator keeps real time) and times the
-/// callers from the first call until the last returns. Single refreshes run interleaved.
+/// Each run signs in afresh, moves the `ManualClock` shared by the adapter and the emulator
+/// two hours ahead (the ID token is then expired on both sides, and the refreshed one has
+/// a later issue time) and times the callers from the first call until the last returns.
+/// Single refreshes run interleaved.
 enum SingleFlightBench {
   /// The Secure Token path the count looks for.
   static let tokenPathMarker = "securetoken.googleapis.com"
@@ -22,16 +23,18 @@ enum SingleFlightBench {
       title:
         "3. Single-flight refresh: \(callers.formatted()) concurrent idToken() on an expired session"
     )
+    // One clock for the adapter and the emulator: moving it ahead expires the session for
+    // both, and the refreshed ID token gets a later issue time, as in real use.
+    let clock = ManualClock(Date())
     let emulator: BenchEmulator
     do {
-      emulator = try BenchEmulator.start(hashCost: 1)
+      emulator = try BenchEmulator.start(hashCost: 1, clock: clock)
     } catch {
       group.error = "emulator: \(error)"
       return group
     }
     defer { emulator.stop() }
     do {
-      let clock = ManualClock(Date())
       let transport = CountingTransport(wrapping: URLSessionTransport(), counting: tokenPathMarker)
       let backend = try FirebaseUserBackend(
         configuration: FirebaseConfiguration(
@@ -91,8 +94,8 @@ enum SingleFlightBench {
           name: "idToken() calls that failed", observed: "\(failures)", passed: failures == 0),
       ]
       group.notes = [
-        "adapter clock moved 2 h ahead after each fresh sign-in; requests counted by a "
-          + "wrapping HTTPTransport; emulator on loopback"
+        "adapter and emulator share a ManualClock moved 2 h ahead after each fresh sign-in; "
+          + "Secure Token requests counted by a wrapping HTTPTransport; emulator on loopback"
       ]
     } catch {
       group.error = "\(error)"
