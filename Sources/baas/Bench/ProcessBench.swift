@@ -10,8 +10,9 @@ import UserBackends
 
 /// 6. and 7.: the `baas` executable as a whole process. Spawns this same executable
 /// (`/proc/self/exe`, else `Bundle.main.executablePath`, else `argv[0]`) with
-/// `posix_spawn`, waits with `wait4` and reads that child's own resource usage (peak
-/// resident set size), so earlier children do not mix in.
+/// `posix_spawn` through a small helper process (see ``spawn(_:environment:)``), which
+/// waits with `wait4` and reads that child's own resource usage (peak resident set size),
+/// so neither this process nor earlier children mix in.
 enum ProcessBench {
   /// 6. `baas whoami` on the fake backend with a signed-in session in a temporary
   /// `BAAS_HOME`: wall time and peak memory.
@@ -132,30 +133,70 @@ enum ProcessBench {
     let description: String
   }
 
-  /// Runs this executable with `arguments` and `environment` (stdin, stdout and stderr
-  /// on /dev/null) on a dispatch thread and waits for it.
+  /// Runs this executable with `arguments` and `environment` and measures it.
+  ///
+  /// Linux charges a child's peak memory with the high-water mark of the address space it
+  /// was spawned from (`exec` keeps it in `ru_maxrss`), so measuring directly from this
+  /// large process would report this process's size. Instead a fresh helper (`baas bench
+  /// --spawn-measure ARGS…`, see ``measureChild(_:)``), small at that point, spawns the
+  /// command, waits for it and reports its exit status, wall time and peak memory.
   static func spawn(_ arguments: [String], environment: [String: String]) async throws
     -> SpawnResult
   {
     let path = executablePath()
-    return try await withCheckedThrowingContinuation { continuation in
+    let report = FileManager.default.temporaryDirectory
+      .appendingPathComponent("baas-bench-spawn-\(UUID().uuidString).txt")
+    defer { try? FileManager.default.removeItem(at: report) }
+    let helper = try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
         continuation.resume(
           with: Result {
-            try spawnAndWait(path: path, arguments: arguments, environment: environment)
+            try spawnAndWait(
+              path: path, arguments: ["bench", measureOption] + arguments,
+              environment: environment, outputPath: report.path)
           })
       }
     }
+    let text = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
+    let fields = text.split(whereSeparator: \.isWhitespace)
+    guard helper.exitStatus == 0, fields.count == 3, let status = Int32(fields[0]),
+      let seconds = Double(fields[1]), let peak = Int(fields[2])
+    else {
+      throw SpawnError(description: "the measuring helper failed (exit \(helper.exitStatus))")
+    }
+    return SpawnResult(exitStatus: status, seconds: seconds, maxResidentBytes: peak)
   }
 
+  /// The hidden `baas bench` option that selects ``measureChild(_:)``.
+  static let measureOption = "--spawn-measure"
+
+  /// Helper mode: runs this executable with `arguments` (this process's environment;
+  /// stdin, stdout and stderr on /dev/null), waits, and prints `EXIT SECONDS PEAK_BYTES`
+  /// on standard output. Returns 0, or 1 when the child could not be run.
+  static func measureChild(_ arguments: [String]) -> Int32 {
+    do {
+      let result = try spawnAndWait(
+        path: executablePath(), arguments: arguments,
+        environment: ProcessInfo.processInfo.environment, outputPath: "/dev/null")
+      FileHandle.standardOutput.write(
+        Data("\(result.exitStatus) \(result.seconds) \(result.maxResidentBytes)\n".utf8))
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("baas bench: \(error)\n".utf8))
+      return 1
+    }
+  }
+
+  /// Spawns `path` (stdin and stderr on /dev/null, stdout to `outputPath`), waits with
+  /// `wait4` and returns the child's exit status, wall time and `ru_maxrss`.
   private static func spawnAndWait(
-    path: String, arguments: [String], environment: [String: String]
+    path: String, arguments: [String], environment: [String: String], outputPath: String
   ) throws -> SpawnResult {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] =
