@@ -1,0 +1,303 @@
+import Foundation
+import UserBackendKit
+
+/// The in-process reference ``UserBackendKit/UserBackend`` (`backendID` `"fake"`): real
+/// server semantics over a ``UserStore``, no network.
+///
+/// - Accounts: email or user name with a password (both identifier kinds), anonymous,
+///   phone (6-digit codes) and identity-provider (OpenID ID token + raw nonce) accounts.
+/// - Tokens: the bearer token is an **unsigned** JWT (`alg: none`) with `sub`, `iat`,
+///   `exp` (`iat` + `idTokenLifetime`, by the store's clock) and a random `jti`; refresh
+///   tokens are opaque and rotate on every refresh (a rotated one is rejected, and its
+///   reuse revokes the whole token family; see ``UserStore/rotateRefreshToken(_:)``).
+/// - Refresh is single-flight per refresh token; the session is cleared only when the
+///   store definitively rejects it (invalid refresh token, account deleted or disabled),
+///   and then `.sessionExpired` is thrown.
+/// - Raw error codes are the fake's own: `EMAIL_EXISTS`, `USERNAME_EXISTS`,
+///   `INVALID_LOGIN_CREDENTIALS`, `USER_DISABLED`, `INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`,
+///   `INVALID_CODE`, `CODE_EXPIRED`, `INVALID_VERIFICATION_ID`, `INVALID_IDP_RESPONSE`,
+///   `MISSING_OR_INVALID_NONCE`, `DATABASE_ERROR`.
+///
+/// Errors of the ``UserBackendKit/SessionStore`` (disk I/O) are rethrown unchanged. Store
+/// calls are synchronous (SQLite, PBKDF2) and run on the caller's task.
+public final class FakeUserBackend: UserBackend {
+  /// `"fake"`.
+  public let backendID = "fake"
+
+  /// Every capability: email and user-name passwords, token refresh, anonymous, phone
+  /// and identity-provider sign-in, password reset, account deletion, auth state changes.
+  public let capabilities: Set<Capability> = [
+    .emailPassword, .usernamePassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
+    .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+  ]
+
+  /// The accounts and tokens (the "server").
+  public let store: UserStore
+  /// Seconds an ID token stays valid after it is issued.
+  public let idTokenLifetime: TimeInterval
+
+  let sessionStore: any SessionStore
+  let refreshes = SingleFlight<String, AuthSession>()
+  let broadcaster = AuthStateBroadcaster()
+
+  /// A backend over `store`, keeping its session in `sessionStore`. The clock is
+  /// `store.clock`.
+  ///
+  /// - Parameter idTokenLifetime: seconds until an ID token expires (default 3600).
+  public init(
+    store: UserStore, sessionStore: any SessionStore, idTokenLifetime: TimeInterval = 3600
+  ) {
+    self.store = store
+    self.sessionStore = sessionStore
+    self.idTokenLifetime = idTokenLifetime
+  }
+
+  var clock: any AuthClock { store.clock }
+
+  // MARK: - Core
+
+  /// Creates a password account (email or user name) and signs it in; `isNewUser` is
+  /// `true`.
+  ///
+  /// - Throws: ``UserBackendError`` `.invalidInput` (empty field, named), `.invalidEmail`,
+  ///   `.weakPassword(minimumLength: 6)`, `.accountAlreadyExists` (`EMAIL_EXISTS`,
+  ///   `USERNAME_EXISTS`), `.server` (`DATABASE_ERROR`).
+  public func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
+    let valid = try CredentialValidation.validate(credential, forSignUp: true)
+    var new = NewUser(password: valid.password, provider: "password")
+    switch valid.identifier {
+    case .email(let email): new.email = email
+    case .username(let username): new.username = username
+    }
+    let record: UserRecord
+    do {
+      record = try store.createUser(new)
+    } catch UserStoreError.duplicate(let field) {
+      throw UserBackendError(
+        .accountAlreadyExists, backendCode: field == "email" ? "EMAIL_EXISTS" : "USERNAME_EXISTS",
+        message: "An account with this \(field == "email" ? "email" : "user name") already exists.")
+    } catch {
+      throw Self.mapped(error)
+    }
+    return try await startSession(for: record, isNewUser: true)
+  }
+
+  /// Signs in with an email or a user name and a password.
+  ///
+  /// An unknown account and a wrong password give the same error after the same PBKDF2
+  /// work; a disabled account is reported only to a caller with the right password.
+  /// - Throws: ``UserBackendError`` `.invalidInput`, `.invalidEmail`, `.invalidCredentials`
+  ///   (`INVALID_LOGIN_CREDENTIALS`), `.userDisabled` (`USER_DISABLED`), `.server`.
+  public func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
+    let valid = try CredentialValidation.validate(credential, forSignUp: false)
+    let found = try Self.storeCall {
+      switch valid.identifier {
+      case .email(let email): try store.user(email: email)
+      case .username(let username): try store.user(username: username)
+      }
+    }
+    guard let record = found else {
+      store.burnPasswordHash(valid.password)
+      throw Self.invalidLogin
+    }
+    let matches: Bool
+    do {
+      matches = try store.verifyPassword(valid.password, userID: record.id)
+    } catch UserStoreError.userNotFound {
+      matches = false
+    } catch {
+      throw Self.mapped(error)
+    }
+    guard matches else { throw Self.invalidLogin }
+    guard !record.disabled else { throw Self.disabled }
+    return try await startSession(for: record, isNewUser: false)
+  }
+
+  /// The signed-in user from the session store, or `nil`. Makes no store lookup.
+  /// - Throws: the session store's I/O error.
+  public func currentUser() async throws -> User? {
+    try await sessionStore.load().session?.user
+  }
+
+  /// Clears the stored session (a pending phone verification is kept) and publishes
+  /// `.signedOut`. Signing out when signed out does nothing. The refresh token is not
+  /// revoked in the store, as with Firebase.
+  /// - Throws: the session store's I/O error from writing.
+  public func signOut() async throws {
+    let state: PersistedAuthState
+    do {
+      state = try await sessionStore.load()
+    } catch {
+      // Unreadable: clear it all rather than leave a session that might still be there.
+      try await sessionStore.clear()
+      broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+      return
+    }
+    guard state.session != nil else { return }
+    try await saveSession(nil, keeping: state)
+    broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+  }
+
+  /// The ID token, refreshed first when it is expired (by the store's clock) or
+  /// `forceRefresh` is `true`. Concurrent callers share one refresh (one rotation).
+  ///
+  /// - Throws: ``UserBackendError`` `.notSignedIn`; `.sessionExpired`
+  ///   (`INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`, `USER_DISABLED`) after clearing the
+  ///   session; `.server` (`DATABASE_ERROR`), which keeps the session.
+  public func idToken(forceRefresh: Bool) async throws -> String {
+    guard let session = try await sessionStore.load().session else {
+      throw UserBackendError(.notSignedIn)
+    }
+    if !forceRefresh && !session.isExpired(at: clock.now()) { return session.bearerToken }
+    guard let refreshToken = session.refreshToken else {
+      try await revoke(matching: nil)
+      throw UserBackendError(.sessionExpired, backendCode: "INVALID_REFRESH_TOKEN")
+    }
+    let refreshed = try await refreshes.run(key: refreshToken) {
+      try await self.refresh(using: refreshToken)
+    }
+    return refreshed.bearerToken
+  }
+
+  /// The auth state stream: the current state first, then every change this instance
+  /// makes (`signedIn`, `signedOut`, `tokenRefreshed`, `sessionRevoked`).
+  public var authStateChanges: AsyncStream<AuthStateChange> {
+    broadcaster.stream { [sessionStore] in try? await sessionStore.load().session?.user }
+  }
+
+  // MARK: - Sessions
+
+  /// Issues tokens for `record`, stores the session (dropping the pending verification
+  /// `completing`, when given) and publishes `.signedIn`.
+  func startSession(
+    for record: UserRecord, isNewUser: Bool, completing verificationID: String? = nil
+  ) async throws -> AuthSession {
+    let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
+    let session = makeSession(
+      for: record.user, refreshToken: refreshToken, isNewUser: isNewUser)
+    var state = try await sessionStore.load()
+    if let verificationID, state.pendingPhoneVerification?.verificationID == verificationID {
+      state.pendingPhoneVerification = nil
+    }
+    try await saveSession(session, keeping: state)
+    broadcaster.publish(AuthStateChange(.signedIn, user: session.user))
+    return session
+  }
+
+  /// Rotates `oldToken` and stores the new session; the body of the single flight.
+  func refresh(using oldToken: String) async throws -> AuthSession {
+    // A caller that read the session before an earlier refresh finished still holds the
+    // rotated token; presenting it again would look like reuse and revoke the family.
+    guard let current = try await sessionStore.load().session else {
+      throw UserBackendError(.notSignedIn)
+    }
+    if current.refreshToken != oldToken { return current }
+    let rotated: (userID: String, refreshToken: String)
+    let record: UserRecord?
+    do {
+      rotated = try store.rotateRefreshToken(oldToken)
+      record = try store.user(id: rotated.userID)
+    } catch let error as UserStoreError {
+      switch error {
+      case .invalidRefreshToken, .userNotFound, .userDisabled:
+        try await revoke(matching: oldToken)
+        throw UserBackendError(
+          .sessionExpired,
+          backendCode: error == .userDisabled
+            ? "USER_DISABLED" : error == .userNotFound ? "USER_NOT_FOUND" : "INVALID_REFRESH_TOKEN")
+      default:
+        throw Self.mapped(error)
+      }
+    }
+    guard let record else {
+      try await revoke(matching: oldToken)
+      throw UserBackendError(.sessionExpired, backendCode: "USER_NOT_FOUND")
+    }
+    let session = makeSession(
+      for: record.user, refreshToken: rotated.refreshToken, isNewUser: false)
+    let latest = try await sessionStore.load()
+    guard latest.session?.refreshToken == oldToken else {
+      throw UserBackendError(.notSignedIn, message: "Signed out while the token was refreshed.")
+    }
+    try await saveSession(session, keeping: latest)
+    broadcaster.publish(AuthStateChange(.tokenRefreshed, user: session.user))
+    return session
+  }
+
+  /// Clears the stored session when it still holds `refreshToken` (or any session when
+  /// `nil`), then publishes `.sessionRevoked`.
+  func revoke(matching refreshToken: String?) async throws {
+    let state = try await sessionStore.load()
+    guard let session = state.session, refreshToken == nil || session.refreshToken == refreshToken
+    else { return }
+    try await saveSession(nil, keeping: state)
+    broadcaster.publish(AuthStateChange(.sessionRevoked, user: nil))
+  }
+
+  /// Writes `session` into `state` and saves it; an empty state clears the store.
+  func saveSession(_ session: AuthSession?, keeping state: PersistedAuthState) async throws {
+    var state = state
+    state.session = session
+    if state == .empty {
+      try await sessionStore.clear()
+    } else {
+      try await sessionStore.save(state)
+    }
+  }
+
+  /// A session with a fresh unsigned ID token for `user`.
+  func makeSession(for user: User, refreshToken: String, isNewUser: Bool) -> AuthSession {
+    let issuedAt = clock.now().timeIntervalSince1970.rounded(.down)
+    let expiresAt = issuedAt + idTokenLifetime.rounded(.down)
+    var claims: [String: Any] = [
+      "iss": "fake", "aud": "fake", "sub": user.id, "iat": Int(issuedAt), "exp": Int(expiresAt),
+      "jti": Base64URL.encode(Crypto.randomBytes(16)),
+      "sign_in_provider": user.providers.first ?? "password",
+      "is_anonymous": user.isAnonymous,
+    ]
+    if let email = user.email { claims["email"] = email }
+    if let username = user.username { claims["preferred_username"] = username }
+    if let phoneNumber = user.phoneNumber { claims["phone_number"] = phoneNumber }
+    return AuthSession(
+      user: user, bearerToken: JSONWebToken.unsigned(claims: claims), refreshToken: refreshToken,
+      expiresAt: Date(timeIntervalSince1970: expiresAt), isNewUser: isNewUser)
+  }
+
+  // MARK: - Errors
+
+  static let invalidLogin = UserBackendError(
+    .invalidCredentials, backendCode: "INVALID_LOGIN_CREDENTIALS",
+    message: "The identifier or the password is wrong.")
+
+  static let disabled = UserBackendError(
+    .userDisabled, backendCode: "USER_DISABLED", message: "The account is disabled.")
+
+  /// Runs a store call, mapping its errors with ``mapped(_:)``.
+  static func storeCall<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch {
+      throw mapped(error)
+    }
+  }
+
+  /// A store error the operation did not handle itself, as a ``UserBackendError``.
+  static func mapped(_ error: any Error) -> UserBackendError {
+    if let error = error as? UserBackendError { return error }
+    guard let storeError = error as? UserStoreError else {
+      return UserBackendError(.server(status: 500, code: "INTERNAL", message: "\(error)"))
+    }
+    switch storeError {
+    case .database(let message):
+      return UserBackendError(
+        .server(status: 500, code: "DATABASE_ERROR", message: message),
+        backendCode: "DATABASE_ERROR")
+    case .userDisabled:
+      return disabled
+    case .userNotFound:
+      return UserBackendError(.invalidCredentials, backendCode: "USER_NOT_FOUND")
+    default:
+      return UserBackendError(.server(status: 500, code: nil, message: "\(storeError)"))
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import UserBackendKit
+
+extension UserStore {
+  // MARK: - Refresh tokens
+
+  /// Issues a new refresh token for an account, starting a new token family.
+  ///
+  /// - Returns: 32 random bytes as base64url (43 characters); only its SHA-256 is stored.
+  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  public func issueRefreshToken(userID: String) throws -> String {
+    let token = Self.newToken()
+    let now = clock.now().timeIntervalSince1970
+    try locked { db in
+      try db.transaction {
+        guard try Self.userExists(db, userID) else { throw UserStoreError.userNotFound }
+        try db.run(
+          "INSERT INTO refresh_tokens (token_hash, user_id, family, created_at) VALUES (?, ?, ?, ?)",
+          [.blob(Self.tokenHash(token)), .text(userID), .text(UUID().uuidString), .real(now)])
+      }
+    }
+    return token
+  }
+
+  /// Exchanges a refresh token for a new one (rotation). The old token is marked rotated
+  /// and is never accepted again.
+  ///
+  /// Reuse detection: presenting a token that was already rotated revokes its whole
+  /// family (every token descended from the same sign-in), because either the client or
+  /// an attacker holds a stolen copy; both then have to sign in again.
+  ///
+  /// - Returns: the account ID and the new refresh token.
+  /// - Throws: ``UserStoreError/invalidRefreshToken`` (unknown, already rotated, revoked,
+  ///   or the account was deleted), ``UserStoreError/userDisabled``,
+  ///   ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  public func rotateRefreshToken(_ token: String) throws -> (userID: String, refreshToken: String) {
+    let hash = Self.tokenHash(token)
+    let replacement = Self.newToken()
+    let now = clock.now().timeIntervalSince1970
+    // The reuse revocation must survive the rejection, so it is committed on its own.
+    enum Outcome {
+      case rotated(String)
+      case reused(family: String)
+    }
+    let outcome: Outcome = try locked { db in
+      try db.transaction {
+        let found = try db.first(
+          "SELECT user_id, family, rotated_at IS NOT NULL, revoked FROM refresh_tokens "
+            + "WHERE token_hash = ?", [.blob(hash)]
+        ) { row in
+          (
+            userID: row.text(0) ?? "", family: row.text(1) ?? "", rotated: row.integer(2) != 0,
+            revoked: row.integer(3) != 0
+          )
+        }
+        guard let found, !found.revoked else { throw UserStoreError.invalidRefreshToken }
+        if found.rotated { return .reused(family: found.family) }
+        let disabled = try db.first(
+          "SELECT disabled FROM users WHERE id = ?", [.text(found.userID)]
+        ) { $0.integer(0) != 0 }
+        guard let disabled else { throw UserStoreError.userNotFound }
+        guard !disabled else { throw UserStoreError.userDisabled }
+        try db.run(
+          "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?",
+          [.real(now), .blob(hash)])
+        try db.run(
+          "INSERT INTO refresh_tokens (token_hash, user_id, family, created_at) VALUES (?, ?, ?, ?)",
+          [
+            .blob(Self.tokenHash(replacement)), .text(found.userID), .text(found.family),
+            .real(now),
+          ]
+        )
+        return .rotated(found.userID)
+      }
+    }
+    switch outcome {
+    case .rotated(let userID):
+      return (userID, replacement)
+    case .reused(let family):
+      try locked { db in
+        try db.run("UPDATE refresh_tokens SET revoked = 1 WHERE family = ?", [.text(family)])
+      }
+      throw UserStoreError.invalidRefreshToken
+    }
+  }
+
+  /// Revokes every refresh token of an account (all its devices must sign in again).
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func revokeRefreshTokens(userID: String) throws {
+    try locked { db in
+      try db.run("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
+    }
+  }
+
+  /// How many times refresh tokens of an account were rotated (for tests and diagnostics:
+  /// a single-flight refresh rotates exactly once).
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func refreshTokenRotationCount(userID: String) throws -> Int {
+    try locked { db in
+      try db.first(
+        "SELECT COUNT(*) FROM refresh_tokens WHERE user_id = ? AND rotated_at IS NOT NULL",
+        [.text(userID)]
+      ) { Int($0.integer(0)) } ?? 0
+    }
+  }
+
+  // MARK: - Session tokens
+
+  /// Creates an NCMB-style session token: a bearer token without expiry, valid until
+  /// deleted or its account is deleted.
+  ///
+  /// - Returns: 32 random bytes as base64url; only its SHA-256 is stored.
+  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  public func createSessionToken(userID: String) throws -> String {
+    let token = Self.newToken()
+    let now = clock.now().timeIntervalSince1970
+    try locked { db in
+      try db.transaction {
+        guard try Self.userExists(db, userID) else { throw UserStoreError.userNotFound }
+        try db.run(
+          "INSERT INTO session_tokens (token_hash, user_id, created_at) VALUES (?, ?, ?)",
+          [.blob(Self.tokenHash(token)), .text(userID), .real(now)])
+      }
+    }
+    return token
+  }
+
+  /// The account a session token belongs to, or `nil` when it is unknown or deleted.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func userID(forSessionToken token: String) throws -> String? {
+    try locked { db in
+      try db.first(
+        "SELECT user_id FROM session_tokens WHERE token_hash = ?", [.blob(Self.tokenHash(token))]
+      ) { $0.text(0) } ?? nil
+    }
+  }
+
+  /// Deletes a session token; deleting an unknown one is not an error.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func deleteSessionToken(_ token: String) throws {
+    try locked { db in
+      try db.run("DELETE FROM session_tokens WHERE token_hash = ?", [.blob(Self.tokenHash(token))])
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// 32 random bytes, base64url without padding.
+  static func newToken() -> String { Base64URL.encode(Crypto.randomBytes(32)) }
+
+  /// The stored form of a token: SHA-256 of its UTF-8 bytes.
+  static func tokenHash(_ token: String) -> Data { Crypto.sha256(Data(token.utf8)) }
+
+  static func userExists(_ db: Database, _ userID: String) throws -> Bool {
+    try db.first("SELECT 1 FROM users WHERE id = ?", [.text(userID)]) { _ in true } ?? false
+  }
+}

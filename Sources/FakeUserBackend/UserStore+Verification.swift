@@ -1,0 +1,127 @@
+import Foundation
+import UserBackendKit
+
+extension UserStore {
+  // MARK: - Phone verification
+
+  /// Wrong codes accepted for one verification before it is dropped (then the ID is
+  /// unknown and a new code must be requested), so a 6-digit code cannot be guessed.
+  public static let maximumPhoneCodeAttempts = 5
+
+  /// Starts a phone verification: stores a random 6-digit code for `phoneNumber` that
+  /// expires after the store's `phoneCodeLifetime`. No SMS is sent; tests and the emulator
+  /// read the code from the result or from ``pendingPhoneVerifications()``.
+  ///
+  /// The caller validates the number (E.164); the store only trims it.
+  /// - Returns: the verification (ID: 24 random bytes as base64url).
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func startPhoneVerification(phoneNumber: String) throws -> PhoneVerification {
+    var generator = SystemRandomNumberGenerator()
+    let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+    let now = clock.now()
+    let verification = PhoneVerification(
+      verificationID: Base64URL.encode(Crypto.randomBytes(24)),
+      phoneNumber: Self.trimmed(phoneNumber), code: code,
+      expiresAt: now.addingTimeInterval(phoneCodeLifetime))
+    try locked { db in
+      try db.run(
+        "INSERT INTO phone_verifications (id, phone_number, code, created_at, expires_at) "
+          + "VALUES (?, ?, ?, ?, ?)",
+        [
+          .text(verification.verificationID), .text(verification.phoneNumber), .text(code),
+          .real(now.timeIntervalSince1970), .real(verification.expiresAt.timeIntervalSince1970),
+        ])
+    }
+    return verification
+  }
+
+  /// Completes a phone verification. A correct code consumes it (it cannot be used twice);
+  /// an expired one is deleted; a wrong one leaves it pending, until the
+  /// ``maximumPhoneCodeAttempts``-th wrong code deletes it.
+  ///
+  /// - Returns: the verified phone number.
+  /// - Throws: ``UserStoreError/unknownVerification``, ``UserStoreError/verificationExpired``,
+  ///   ``UserStoreError/invalidVerificationCode``, ``UserStoreError/database(message:)``.
+  public func completePhoneVerification(verificationID: String, code: String) throws -> String {
+    let now = clock.now().timeIntervalSince1970
+    enum Outcome {
+      case verified(String)
+      case expired
+      case wrongCode
+    }
+    let outcome: Outcome = try locked { db in
+      try db.transaction {
+        let found = try db.first(
+          "SELECT phone_number, code, expires_at, failed_attempts FROM phone_verifications "
+            + "WHERE id = ?", [.text(verificationID)]
+        ) { row in
+          (
+            phoneNumber: row.text(0) ?? "", code: row.text(1) ?? "", expiresAt: row.real(2),
+            failedAttempts: Int(row.integer(3))
+          )
+        }
+        guard let found else { throw UserStoreError.unknownVerification }
+        if now >= found.expiresAt {
+          try db.run("DELETE FROM phone_verifications WHERE id = ?", [.text(verificationID)])
+          return .expired
+        }
+        guard Crypto.constantTimeEquals(Data(code.utf8), Data(found.code.utf8)) else {
+          if found.failedAttempts + 1 >= Self.maximumPhoneCodeAttempts {
+            try db.run("DELETE FROM phone_verifications WHERE id = ?", [.text(verificationID)])
+          } else {
+            try db.run(
+              "UPDATE phone_verifications SET failed_attempts = failed_attempts + 1 WHERE id = ?",
+              [.text(verificationID)])
+          }
+          return .wrongCode
+        }
+        try db.run("DELETE FROM phone_verifications WHERE id = ?", [.text(verificationID)])
+        return .verified(found.phoneNumber)
+      }
+    }
+    switch outcome {
+    case .verified(let phoneNumber): return phoneNumber
+    case .expired: throw UserStoreError.verificationExpired
+    case .wrongCode: throw UserStoreError.invalidVerificationCode
+    }
+  }
+
+  /// The verifications not yet completed or expired, oldest first.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func pendingPhoneVerifications() throws -> [PhoneVerification] {
+    let now = clock.now().timeIntervalSince1970
+    return try locked { db in
+      try db.query(
+        "SELECT id, phone_number, code, expires_at FROM phone_verifications "
+          + "WHERE expires_at > ? ORDER BY created_at, rowid", [.real(now)]
+      ) { row in
+        PhoneVerification(
+          verificationID: row.text(0) ?? "", phoneNumber: row.text(1) ?? "",
+          code: row.text(2) ?? "", expiresAt: row.date(3))
+      }
+    }
+  }
+
+  // MARK: - Password reset
+
+  /// Records a password-reset request for `email` (stored canonical). Nothing is sent.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func recordPasswordResetRequest(email: String) throws {
+    let now = clock.now().timeIntervalSince1970
+    try locked { db in
+      try db.run(
+        "INSERT INTO password_reset_requests (email, requested_at) VALUES (?, ?)",
+        [.text(CredentialValidation.canonicalEmail(email)), .real(now)])
+    }
+  }
+
+  /// Every recorded password-reset request, oldest first.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func passwordResetRequests() throws -> [PasswordResetRequest] {
+    try locked { db in
+      try db.query(
+        "SELECT email, requested_at FROM password_reset_requests ORDER BY sequence"
+      ) { row in PasswordResetRequest(email: row.text(0) ?? "", requestedAt: row.date(1)) }
+    }
+  }
+}

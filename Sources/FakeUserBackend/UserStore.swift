@@ -1,0 +1,349 @@
+import Foundation
+import Synchronization
+import UserBackendKit
+
+/// The accounts, tokens and pending phone verifications behind the fake backend and the
+/// emulator: one SQLite database, `":memory:"` for tests or a file (WAL journal) for the
+/// CLI and the emulator.
+///
+/// One connection, serialized by a `Mutex`; every statement is prepared once and reused.
+/// UNIQUE indexes on the canonical email, the user name, the phone number and
+/// (provider, subject) make duplicate accounts impossible even under concurrency: a
+/// refused insert surfaces as ``UserStoreError/duplicate(field:)``; there is no
+/// check-then-insert in Swift.
+///
+/// Passwords are kept only as salted PBKDF2-HMAC-SHA256 hashes (16-byte random salt, 32-byte
+/// key); the iteration count is stored per row, so changing `passwordHashIterations` affects
+/// new hashes while old ones keep verifying. Refresh and session tokens are random
+/// (32 bytes, base64url) and only their SHA-256 is stored.
+///
+/// All methods are synchronous and thread-safe; password hashing runs outside the lock.
+public final class UserStore: Sendable {
+  let database: Mutex<Database>
+  /// PBKDF2 rounds for new password hashes.
+  let passwordHashIterations: Int
+  /// Seconds a phone verification code stays valid.
+  let phoneCodeLifetime: TimeInterval
+  /// The clock for timestamps, token lifetimes and code expiry.
+  public let clock: any AuthClock
+
+  /// Opens (creating when missing) the store.
+  ///
+  /// - Parameters:
+  ///   - path: `":memory:"` (the default; private to this instance) or a file path, opened
+  ///     with `journal_mode=WAL`, `synchronous=NORMAL` and a 5 s busy timeout.
+  ///   - passwordHashIterations: PBKDF2 rounds for new hashes (values below 1 count as 1);
+  ///     tests use about 1 000, production-like settings 100 000 or more.
+  ///   - phoneCodeLifetime: seconds before a phone verification code expires.
+  ///   - clock: the time source; inject a `ManualClock` in tests.
+  /// - Throws: ``UserStoreError/database(message:)`` when the file cannot be opened or the
+  ///   schema cannot be created.
+  public init(
+    path: String = ":memory:", passwordHashIterations: Int = 10_000,
+    phoneCodeLifetime: TimeInterval = 300, clock: any AuthClock = SystemClock()
+  ) throws {
+    let connection: Database
+    do {
+      connection = try Database(path: path)
+      try connection.execute(script: Self.schema)
+    } catch {
+      throw Self.storeError(error)
+    }
+    database = Mutex(connection)
+    self.passwordHashIterations = max(1, passwordHashIterations)
+    self.phoneCodeLifetime = phoneCodeLifetime
+    self.clock = clock
+  }
+
+  static let schema = """
+    CREATE TABLE IF NOT EXISTS users (
+      id TEXT PRIMARY KEY,
+      email TEXT,
+      username TEXT,
+      phone_number TEXT,
+      display_name TEXT,
+      provider TEXT NOT NULL,
+      provider_subject TEXT,
+      is_anonymous INTEGER NOT NULL DEFAULT 0,
+      disabled INTEGER NOT NULL DEFAULT 0,
+      password_hash BLOB,
+      password_salt BLOB,
+      password_iterations INTEGER,
+      created_at REAL NOT NULL,
+      updated_at REAL NOT NULL,
+      valid_since REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS users_email ON users(email);
+    CREATE UNIQUE INDEX IF NOT EXISTS users_username ON users(username);
+    CREATE UNIQUE INDEX IF NOT EXISTS users_phone_number ON users(phone_number);
+    CREATE UNIQUE INDEX IF NOT EXISTS users_provider_subject ON users(provider, provider_subject);
+    CREATE TABLE IF NOT EXISTS refresh_tokens (
+      token_hash BLOB PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      family TEXT NOT NULL,
+      created_at REAL NOT NULL,
+      rotated_at REAL,
+      revoked INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX IF NOT EXISTS refresh_tokens_user ON refresh_tokens(user_id);
+    CREATE INDEX IF NOT EXISTS refresh_tokens_family ON refresh_tokens(family);
+    CREATE TABLE IF NOT EXISTS session_tokens (
+      token_hash BLOB PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      created_at REAL NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS session_tokens_user ON session_tokens(user_id);
+    CREATE TABLE IF NOT EXISTS phone_verifications (
+      id TEXT PRIMARY KEY,
+      phone_number TEXT NOT NULL,
+      code TEXT NOT NULL,
+      created_at REAL NOT NULL,
+      expires_at REAL NOT NULL,
+      failed_attempts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS password_reset_requests (
+      sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+      email TEXT NOT NULL,
+      requested_at REAL NOT NULL
+    );
+    """
+
+  // MARK: - Users
+
+  /// Creates an account. The email is stored canonical (trimmed, lower-cased), the user
+  /// name and phone number trimmed; empty strings count as absent. The password, when
+  /// given, is hashed before the database lock is taken.
+  ///
+  /// - Returns: the stored record (new UUID, timestamps from the store clock).
+  /// - Throws: ``UserStoreError/duplicate(field:)`` (`"email"`, `"username"`,
+  ///   `"phoneNumber"`, `"providerSubject"`) when a UNIQUE index refuses the row;
+  ///   ``UserStoreError/database(message:)``.
+  public func createUser(_ new: NewUser) throws -> UserRecord {
+    let now = clock.now()
+    let email = Self.nonEmpty(new.email.map(CredentialValidation.canonicalEmail))
+    let username = Self.nonEmpty(new.username.map(Self.trimmed))
+    let phoneNumber = Self.nonEmpty(new.phoneNumber.map(Self.trimmed))
+    let hash = new.password.map { hashPassword($0) }
+    let record = UserRecord(
+      id: UUID().uuidString.lowercased(), email: email, username: username,
+      phoneNumber: phoneNumber, displayName: new.displayName, providers: [new.provider],
+      isAnonymous: new.isAnonymous, disabled: false, createdAt: now, updatedAt: now,
+      validSince: now)
+    try locked { db in
+      try db.run(
+        """
+        INSERT INTO users (id, email, username, phone_number, display_name, provider,
+          provider_subject, is_anonymous, disabled, password_hash, password_salt,
+          password_iterations, created_at, updated_at, valid_since)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(record.id), Self.optional(email), Self.optional(username),
+          Self.optional(phoneNumber), Self.optional(new.displayName), .text(new.provider),
+          Self.optional(new.providerSubject), .integer(new.isAnonymous ? 1 : 0),
+          hash.map { .blob($0.hash) } ?? .null, hash.map { .blob($0.salt) } ?? .null,
+          hash.map { .integer(Int64($0.iterations)) } ?? .null,
+          .real(now.timeIntervalSince1970), .real(now.timeIntervalSince1970),
+          .real(now.timeIntervalSince1970),
+        ])
+    }
+    return record
+  }
+
+  /// The account with `id`, or `nil`.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func user(id: String) throws -> UserRecord? {
+    try lookup(where: "id = ?", .text(id))
+  }
+
+  /// The account whose canonical email equals the canonical form of `email`, or `nil`.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func user(email: String) throws -> UserRecord? {
+    try lookup(where: "email = ?", .text(CredentialValidation.canonicalEmail(email)))
+  }
+
+  /// The account with the (trimmed) user name, or `nil`. User names are case-sensitive.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func user(username: String) throws -> UserRecord? {
+    try lookup(where: "username = ?", .text(Self.trimmed(username)))
+  }
+
+  /// The account with the (trimmed) E.164 phone number, or `nil`.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func user(phoneNumber: String) throws -> UserRecord? {
+    try lookup(where: "phone_number = ?", .text(Self.trimmed(phoneNumber)))
+  }
+
+  /// The account created by `provider` for its subject (`sub` claim), or `nil`.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func user(provider: String, subject: String) throws -> UserRecord? {
+    try lookup(where: "provider = ? AND provider_subject = ?", .text(provider), .text(subject))
+  }
+
+  /// Checks `password` against the stored PBKDF2 hash with a constant-time comparison.
+  ///
+  /// - Returns: `false` for a wrong password or an account without a password.
+  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  public func verifyPassword(_ password: String, userID: String) throws -> Bool {
+    let stored = try locked { db in
+      try db.first(
+        "SELECT password_hash, password_salt, password_iterations FROM users WHERE id = ?",
+        [.text(userID)]
+      ) { row in
+        (hash: row.blob(0), salt: row.blob(1), iterations: Int(row.integer(2)))
+      }
+    }
+    guard let stored else { throw UserStoreError.userNotFound }
+    guard let hash = stored.hash, let salt = stored.salt, stored.iterations > 0 else {
+      burnPasswordHash(password)
+      return false
+    }
+    let candidate = Crypto.pbkdf2SHA256(
+      password: Data(password.utf8), salt: salt, iterations: stored.iterations)
+    return Crypto.constantTimeEquals(candidate, hash)
+  }
+
+  /// Replaces the password hash (fresh salt, current iteration count), moves `validSince`
+  /// to now and revokes the account's refresh tokens, as a password change does on real
+  /// servers. Session tokens are kept.
+  ///
+  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  public func updatePassword(userID: String, to newPassword: String) throws {
+    let hash = hashPassword(newPassword)
+    let now = clock.now().timeIntervalSince1970
+    try locked { db in
+      try db.transaction {
+        let changed = try db.run(
+          """
+          UPDATE users SET password_hash = ?, password_salt = ?, password_iterations = ?,
+            updated_at = ?, valid_since = ? WHERE id = ?
+          """,
+          [
+            .blob(hash.hash), .blob(hash.salt), .integer(Int64(hash.iterations)), .real(now),
+            .real(now), .text(userID),
+          ])
+        guard changed == 1 else { throw UserStoreError.userNotFound }
+        try db.run("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
+      }
+    }
+  }
+
+  /// Sets or clears the display name.
+  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  public func updateProfile(userID: String, displayName: String?) throws {
+    try updateRow(
+      "UPDATE users SET display_name = ?, updated_at = ? WHERE id = ?",
+      [Self.optional(displayName), .real(clock.now().timeIntervalSince1970), .text(userID)])
+  }
+
+  /// Disables or re-enables an account. A disabled account cannot sign in or refresh.
+  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  public func setDisabled(userID: String, _ disabled: Bool) throws {
+    try updateRow(
+      "UPDATE users SET disabled = ?, updated_at = ? WHERE id = ?",
+      [.integer(disabled ? 1 : 0), .real(clock.now().timeIntervalSince1970), .text(userID)])
+  }
+
+  /// Deletes an account with its refresh and session tokens.
+  ///
+  /// - Returns: `true` when an account was deleted, `false` when none had `id`.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func deleteUser(id: String) throws -> Bool {
+    try locked { db in try db.run("DELETE FROM users WHERE id = ?", [.text(id)]) == 1 }
+  }
+
+  /// Deletes every account (and so every token). Pending verifications and password-reset
+  /// requests are deleted too.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func deleteAllUsers() throws {
+    try locked { db in
+      try db.transaction {
+        try db.run("DELETE FROM users")
+        try db.run("DELETE FROM phone_verifications")
+        try db.run("DELETE FROM password_reset_requests")
+      }
+    }
+  }
+
+  /// The number of accounts.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func userCount() throws -> Int {
+    try locked { db in try db.first("SELECT COUNT(*) FROM users") { Int($0.integer(0)) } ?? 0 }
+  }
+
+  // MARK: - Internals shared by the extensions
+
+  /// Runs `body` with the connection under the lock, mapping SQLite errors to
+  /// ``UserStoreError``.
+  @discardableResult
+  func locked<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try database.withLock { db in try body(db) }
+    } catch {
+      throw Self.storeError(error)
+    }
+  }
+
+  /// Spends the same PBKDF2 work as a real check, so an unknown account takes as long to
+  /// reject as a wrong password.
+  func burnPasswordHash(_ password: String) {
+    _ = Crypto.pbkdf2SHA256(
+      password: Data(password.utf8), salt: Data(count: 16), iterations: passwordHashIterations)
+  }
+
+  private func hashPassword(_ password: String) -> (hash: Data, salt: Data, iterations: Int) {
+    let salt = Crypto.randomBytes(16)
+    let hash = Crypto.pbkdf2SHA256(
+      password: Data(password.utf8), salt: salt, iterations: passwordHashIterations)
+    return (hash, salt, passwordHashIterations)
+  }
+
+  private func updateRow(_ sql: String, _ values: [SQLValue]) throws {
+    let changed = try locked { db in try db.run(sql, values) }
+    guard changed == 1 else { throw UserStoreError.userNotFound }
+  }
+
+  private func lookup(where condition: String, _ values: SQLValue...) throws -> UserRecord? {
+    try locked { db in
+      try db.first(
+        """
+        SELECT id, email, username, phone_number, display_name, provider, is_anonymous,
+          disabled, created_at, updated_at, valid_since FROM users WHERE \(condition)
+        """, values
+      ) { row in
+        UserRecord(
+          id: row.text(0) ?? "", email: row.text(1), username: row.text(2),
+          phoneNumber: row.text(3), displayName: row.text(4),
+          providers: row.text(5).map { [$0] } ?? [], isAnonymous: row.integer(6) != 0,
+          disabled: row.integer(7) != 0, createdAt: row.date(8), updatedAt: row.date(9),
+          validSince: row.date(10))
+      }
+    }
+  }
+
+  static func storeError(_ error: any Error) -> UserStoreError {
+    if let storeError = error as? UserStoreError { return storeError }
+    guard let sqlite = error as? SQLiteError else {
+      return .database(message: String(describing: error))
+    }
+    guard sqlite.isUniqueViolation else { return .database(message: sqlite.message) }
+    // SQLite names the index columns: "UNIQUE constraint failed: users.email".
+    let message = sqlite.message
+    if message.contains("users.provider_subject") { return .duplicate(field: "providerSubject") }
+    if message.contains("users.phone_number") { return .duplicate(field: "phoneNumber") }
+    if message.contains("users.username") { return .duplicate(field: "username") }
+    if message.contains("users.email") { return .duplicate(field: "email") }
+    return .duplicate(field: "id")
+  }
+
+  static func trimmed(_ text: String) -> String {
+    text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private static func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+  }
+
+  static func optional(_ text: String?) -> SQLValue { text.map { .text($0) } ?? .null }
+}
