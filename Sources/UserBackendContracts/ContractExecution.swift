@@ -27,7 +27,8 @@ struct ContractExecution {
       do {
         step = try substitute(rawStep)
       } catch {
-        return failure(index, rawStep, expected: "a step whose variables have values", actual: "\(error)")
+        return failure(
+          index, rawStep, expected: "a step whose variables have values", actual: "\(error)")
       }
       let result: Result<StepValue, any Error>
       do {

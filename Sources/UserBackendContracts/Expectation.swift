@@ -44,7 +44,8 @@ public enum Expectation: Sendable, Hashable, Codable {
       throw ContractFormatError.invalid(
         decoder, nil,
         "give exactly one of " + kinds.map(\.rawValue).joined(separator: ", ")
-          + (present.isEmpty ? "" : " (found " + present.map(\.rawValue).joined(separator: ", ") + ")"))
+          + (present.isEmpty
+            ? "" : " (found " + present.map(\.rawValue).joined(separator: ", ") + ")"))
     }
     if kind != .error, container.contains(.field) || container.contains(.minimumLength) {
       throw ContractFormatError.invalid(decoder, nil, "field and minimumLength go with error")

@@ -54,7 +54,8 @@ enum StepValue: Sendable {
     case .session(let session):
       "session for " + describe(session.user) + ", isNewUser: \(session.isNewUser)"
     case .user(let user): user.map(describe) ?? "no user (nil)"
-    case .token(let token, _): token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
+    case .token(let token, _):
+      token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
     case .verificationID: "a verification ID"
     case .none: "success"
     case .outcomes(let counts, _): "outcomes " + describeCounts(counts)

@@ -65,7 +65,8 @@ import UserBackendKit
     }
     #expect(failure.label == "forced")
     #expect(failure.actual == "the same token as step \"first\"")
-    let report = ContractReport(contracts: [contract.name], harnesses: ["memory"], results: [result])
+    let report = ContractReport(
+      contracts: [contract.name], harnesses: ["memory"], results: [result])
     for format in ReportFormat.allCases {
       #expect(!report.render(format).contains("token-user-"))
     }
