@@ -116,15 +116,15 @@ struct ContractExecution {
       }
       for case .failure(let skip as ContractSkip) in results { throw skip }
       var counts: [String: Int] = [:]
-      var first: AuthSession?
+      var first: StepValue?
       for result in results {
         counts[outcomeName(result), default: 0] += 1
         if case .success(let value) = result {
           secrets.formUnion(value.secrets)
-          if first == nil, case .session(let session) = value { first = session }
+          if first == nil { first = value }
         }
       }
-      return .outcomes(counts, firstSession: first)
+      return .outcomes(counts, first: first)
     case .authStateChanges:
       let collector = EventCollector(backend.authStateChanges)
       subscriptions[label ?? "#\(index)"] = collector

@@ -86,8 +86,8 @@ enum ContractValidation {
     switch step.expectation {
     case .user(let shape): try checkShape(shape, ".expect.user")
     case .token(let token):
-      try require(token.differentFrom, ".expect.token.differentFrom", [.idToken])
-      try require(token.sameAs, ".expect.token.sameAs", [.idToken])
+      try require(token.differentFrom, ".expect.token.differentFrom", [.idToken, .concurrent])
+      try require(token.sameAs, ".expect.token.sameAs", [.idToken, .concurrent])
       try require(token.sameUserAs, ".expect.token.sameUserAs")
     case .events(let events):
       for (number, event) in events.enumerated() {
