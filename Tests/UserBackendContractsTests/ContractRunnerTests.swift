@@ -209,3 +209,19 @@ final class Counter: Sendable {
     #expect(!failure.actual.contains("token-user-"))
   }
 }
+
+@Suite struct EventExpectationTests {
+  @Test func aMissingEventIsReportedWithTheEventsSeen() async throws {
+    let contract = try bundledContract("auth-state-changes")
+    let result = await ContractRunner.run(
+      contract, on: MemoryHarness(flaws: [.silentSignOut]), eventTimeout: .milliseconds(200))
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure, got \(result.outcome)")
+      return
+    }
+    #expect(failure.operation == "expectEvents")
+    #expect(failure.step == contract.steps.count)
+    #expect(failure.actual.hasPrefix("only 2 event(s) in time: [initialState(nil), signedIn(u-"))
+    #expect(failure.expected.hasSuffix("signedOut(nil)"))
+  }
+}

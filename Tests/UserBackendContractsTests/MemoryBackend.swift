@@ -17,6 +17,7 @@ final class MemoryServer: Sendable {
     case wrongEmail
     case staleForcedRefresh
     case leakTokenInSignOutError
+    case silentSignOut
   }
 
   let clock: ManualClock
@@ -124,7 +125,9 @@ final class MemoryBackend: UserBackend {
         message: "rejected token \(session.bearerToken)")
     }
     try await sessionStore.clear()
-    if wasSignedIn { broadcaster.publish(AuthStateChange(.signedOut, user: nil)) }
+    if wasSignedIn, !server.flaws.contains(.silentSignOut) {
+      broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    }
   }
 
   func idToken(forceRefresh: Bool) async throws -> String {
