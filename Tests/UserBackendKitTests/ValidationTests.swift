@@ -1,0 +1,55 @@
+import Testing
+import UserBackendKit
+
+@Suite struct CredentialValidationTests {
+  /// One row: a credential, whether it is for sign-up, and the expected error (nil: valid).
+  @Test(
+    arguments: [
+      (PasswordCredential.email("a@example.com", password: "secret1"), true, nil),
+      (.email("  A@Example.COM ", password: "secret1"), true, nil),
+      (.email("", password: "secret1"), true, "invalidInput:email"),
+      (.email("   ", password: "secret1"), false, "invalidInput:email"),
+      (.email("a@example.com", password: ""), false, "invalidInput:password"),
+      (.email("a@example.com", password: ""), true, "invalidInput:password"),
+      (.email("no-at-sign", password: "secret1"), true, "invalidEmail"),
+      (.email("a@@example.com", password: "secret1"), true, "invalidEmail"),
+      (.email("@example.com", password: "secret1"), true, "invalidEmail"),
+      (.email("a@", password: "secret1"), true, "invalidEmail"),
+      (.email("a b@example.com", password: "secret1"), true, "invalidEmail"),
+      (.email("a@example.com", password: "12345"), true, "weakPassword:6"),
+      (.email("a@example.com", password: "12345"), false, nil),
+      (.username("ann", password: "secret1"), true, nil),
+      (.username("  ", password: "secret1"), true, "invalidInput:username"),
+    ] as [(PasswordCredential, Bool, String?)])
+  func validation(credential: PasswordCredential, forSignUp: Bool, expected: String?) {
+    var outcome: String?
+    do {
+      _ = try CredentialValidation.validate(credential, forSignUp: forSignUp)
+    } catch let error as UserBackendError {
+      switch error.code {
+      case .invalidInput(let field, _): outcome = "invalidInput:\(field)"
+      case .weakPassword(let minimum): outcome = "weakPassword:\(minimum)"
+      default: outcome = error.code.name
+      }
+    } catch {
+      outcome = "unexpected"
+    }
+    #expect(outcome == expected)
+  }
+
+  @Test func validCredentialsComeBackCanonical() throws {
+    let email = try CredentialValidation.validate(
+      .email("  A@Example.COM ", password: " pw with spaces "), forSignUp: true)
+    #expect(email.identifier == .email("a@example.com"))
+    #expect(email.password == " pw with spaces ")
+    let name = try CredentialValidation.validate(
+      .username(" Ann ", password: "secret1"), forSignUp: false)
+    #expect(name.identifier == .username("Ann"))
+  }
+
+  @Test func credentialDescriptionsNeverShowThePassword() {
+    let credential = PasswordCredential.email("a@example.com", password: "hunter22")
+    #expect(!"\(credential)".contains("hunter22"))
+    #expect(!String(reflecting: credential).contains("hunter22"))
+  }
+}
