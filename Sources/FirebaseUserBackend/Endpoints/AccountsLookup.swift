@@ -1,0 +1,33 @@
+import Foundation
+
+/// `POST accounts:lookup` with the signed-in user's ID token (reference/firebase-rest.md
+/// §1, "Get user").
+struct LookupRequest: FirebaseEndpoint, Encodable, Hashable {
+  typealias Response = LookupResponse
+  static let service = FirebaseService.identityToolkit("accounts:lookup")
+
+  /// The ID token.
+  var idToken: String
+}
+
+/// The `accounts:lookup` answer: `users[]` (one element for an ID-token lookup).
+struct LookupResponse: FirebaseResponse, Hashable {
+  /// One account as `accounts:lookup` describes it (`FT:schema.ts` `…UserInfo`).
+  struct UserInfo: Decodable, Sendable, Hashable {
+    /// The user's ID.
+    let localId: String
+    /// The email, when any.
+    let email: String?
+    /// The display name, when set.
+    let displayName: String?
+    /// The E.164 phone number, when any.
+    let phoneNumber: String?
+    /// `true` when the account is disabled.
+    let disabled: Bool?
+    /// The linked providers; absent or empty for anonymous users.
+    let providerUserInfo: [ProviderUserInfo]?
+  }
+
+  /// The accounts found; absent when none.
+  let users: [UserInfo]?
+}

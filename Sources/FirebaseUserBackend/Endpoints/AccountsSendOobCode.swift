@@ -1,0 +1,19 @@
+import Foundation
+
+/// `POST accounts:sendOobCode` with `requestType: "PASSWORD_RESET"`
+/// (reference/firebase-rest.md §1, "Send password reset").
+struct SendPasswordResetRequest: FirebaseEndpoint, Encodable, Hashable {
+  typealias Response = SendOobCodeResponse
+  static let service = FirebaseService.identityToolkit("accounts:sendOobCode")
+
+  /// Always `"PASSWORD_RESET"`.
+  var requestType = "PASSWORD_RESET"
+  /// The canonical email.
+  var email: String
+}
+
+/// The `accounts:sendOobCode` answer.
+struct SendOobCodeResponse: FirebaseResponse, Hashable {
+  /// The email the message went to (absent under email enumeration protection).
+  let email: String?
+}

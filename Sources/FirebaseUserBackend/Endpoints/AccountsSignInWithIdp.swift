@@ -1,0 +1,57 @@
+import Foundation
+
+/// `POST accounts:signInWithIdp` with an OpenID ID token and the raw nonce (Sign in with
+/// Apple): `postBody` is `id_token=…&providerId=apple.com&nonce=RAW`, `requestUri` is
+/// `http://localhost`, and both `returnSecureToken` and `returnIdpCredential` are `true`
+/// (reference/firebase-rest.md §4).
+struct SignInWithIdpRequest: FirebaseEndpoint, Encodable, Hashable {
+  typealias Response = SignInWithIdpResponse
+  static let service = FirebaseService.identityToolkit("accounts:signInWithIdp")
+
+  /// The form-encoded credential.
+  var postBody: String
+  /// Always `"http://localhost"`, as the SDKs send it.
+  var requestUri = "http://localhost"
+  /// Always `true`: conflicts come back as HTTP 200 with `errorMessage`.
+  var returnIdpCredential = true
+  /// Always `true`.
+  var returnSecureToken = true
+
+  /// A request for `provider` with its ID token and optional raw nonce.
+  init(provider: String, idToken: String, rawNonce: String?) {
+    var pairs = [("id_token", idToken), ("providerId", provider)]
+    if let rawNonce { pairs.append(("nonce", rawNonce)) }
+    postBody = FormEncoding.encode(pairs)
+  }
+}
+
+/// The `accounts:signInWithIdp` answer. A 200 answer carrying `errorMessage` is an error
+/// (`FEDERATED_USER_ID_ALREADY_LINKED`, `EMAIL_EXISTS`); so is `needConfirmation`.
+struct SignInWithIdpResponse: FirebaseResponse, Hashable {
+  /// The user's ID.
+  let localId: String?
+  /// The provider ID, e.g. `"apple.com"`.
+  let providerId: String?
+  /// The email from the provider, when shared.
+  let email: String?
+  /// The display name, when known.
+  let displayName: String?
+  /// The ID token.
+  let idToken: String?
+  /// The refresh token.
+  let refreshToken: String?
+  /// The ID token lifetime.
+  let expiresIn: WireSeconds?
+  /// `true` when this sign-in created the account.
+  let isNewUser: Bool?
+  /// `true` when the account exists with another credential.
+  let needConfirmation: Bool?
+  /// An error reported inside a 200 answer.
+  let errorMessage: String?
+
+  var embeddedErrorMessage: String? {
+    if let errorMessage, !errorMessage.isEmpty { return errorMessage }
+    if needConfirmation == true { return "NEED_CONFIRMATION" }
+    return nil
+  }
+}

@@ -1,0 +1,160 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+/// Sends one ``FirebaseEndpoint`` and decodes its answer: the one request function the
+/// adapter is built from.
+///
+/// Every failure is a ``UserBackendError``: transport failures become `.network` (no URL
+/// in the reason), error answers go through ``FirebaseErrorMapper``, undecodable answers
+/// become `.malformedResponse`. Messages are scrubbed of the API key and of every secret
+/// the request carried.
+struct FirebaseClient: Sendable {
+  let endpoints: FirebaseEndpoints
+  let transport: any HTTPTransport
+
+  /// Sends `endpoint`.
+  ///
+  /// - Parameters:
+  ///   - capability: the capability the call belongs to (for `OPERATION_NOT_ALLOWED`).
+  ///   - usesSession: `true` when the request carries the session's tokens.
+  ///   - secrets: values in the request that must never appear in an error.
+  /// - Throws: ``UserBackendError``.
+  func send<Endpoint: FirebaseEndpoint>(
+    _ endpoint: Endpoint, capability: Capability, usesSession: Bool = false,
+    secrets: [String] = []
+  ) async throws -> Endpoint.Response {
+    let context = FirebaseErrorContext(
+      operation: Self.operationName(Endpoint.service), capability: capability,
+      usesSession: usesSession)
+    let allSecrets = [endpoints.apiKey] + secrets
+    do {
+      return try await perform(endpoint, context: context)
+    } catch let error as UserBackendError {
+      throw Self.scrub(error, secrets: allSecrets)
+    }
+  }
+
+  private func perform<Endpoint: FirebaseEndpoint>(
+    _ endpoint: Endpoint, context: FirebaseErrorContext
+  ) async throws -> Endpoint.Response {
+    let request = try makeRequest(endpoint)
+    let response: HTTPResponse
+    do {
+      response = try await transport.send(request)
+    } catch let error as HTTPTransportError {
+      throw UserBackendError(.network(reason: error.description))
+    } catch is CancellationError {
+      throw UserBackendError(.network(reason: "the request was cancelled"))
+    } catch let error as UserBackendError {
+      throw error
+    } catch {
+      throw UserBackendError(.network(reason: Self.describeForeign(error)))
+    }
+    guard response.isSuccess else {
+      throw FirebaseErrorMapper.error(for: response, context: context)
+    }
+    let decoded: Endpoint.Response
+    do {
+      decoded = try JSONDecoder().decode(Endpoint.Response.self, from: response.body)
+    } catch {
+      throw UserBackendError(
+        .malformedResponse(
+          reason: "\(context.operation): \(Self.describeDecoding(error, body: response.body))"))
+    }
+    if let embedded = decoded.embeddedErrorMessage {
+      let parts = FirebaseErrorMessage(embedded)
+      throw FirebaseErrorMapper.error(
+        code: parts.code ?? "UNKNOWN", detail: parts.detail, status: response.status,
+        context: context)
+    }
+    return decoded
+  }
+
+  /// The HTTP request for `endpoint`: `POST`, the full URL with `?key=`, `Content-Type`.
+  func makeRequest<Endpoint: FirebaseEndpoint>(_ endpoint: Endpoint) throws -> HTTPRequest {
+    guard let url = endpoints.url(for: Endpoint.service) else {
+      throw UserBackendError(
+        .misconfigured(setting: "apiKey", reason: "does not form a valid request URL"))
+    }
+    let body: FirebaseRequestBody
+    do {
+      body = try endpoint.body()
+    } catch {
+      throw UserBackendError(
+        .invalidInput(field: "request", reason: "could not be encoded as \(Endpoint.self)"))
+    }
+    return HTTPRequest(
+      method: .post, url: url, headerFields: ["Content-Type": body.contentType], body: body.data)
+  }
+
+  /// `accounts:signUp`, `token`.
+  static func operationName(_ service: FirebaseService) -> String {
+    switch service {
+    case .identityToolkit(let path): path
+    case .secureToken: "token"
+    }
+  }
+
+  /// A decoding failure without any value from the body (which may hold tokens).
+  static func describeDecoding(_ error: any Error, body: Data) -> String {
+    let path: ([any CodingKey]) -> String = { keys in
+      keys.isEmpty ? "the top level" : keys.map(\.stringValue).joined(separator: ".")
+    }
+    guard let decodingError = error as? DecodingError else {
+      return "the answer could not be decoded"
+    }
+    switch decodingError {
+    case .keyNotFound(let key, let context):
+      return "missing field \(path(context.codingPath + [key]))"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return "unexpected value type at \(path(context.codingPath))"
+    case .dataCorrupted(let context):
+      if context.codingPath.isEmpty {
+        return body.isEmpty
+          ? "empty body" : "the body is not valid JSON (\(body.count) bytes; HTML or truncated?)"
+      }
+      return "invalid value at \(path(context.codingPath))"
+    @unknown default:
+      return "the answer could not be decoded"
+    }
+  }
+
+  /// A foreign transport error described by its type and code only (a URL could leak).
+  static func describeForeign(_ error: any Error) -> String {
+    let nsError = error as NSError
+    return "\(nsError.domain) error \(nsError.code)"
+  }
+
+  /// Replaces every secret (raw and percent-encoded) in the error's texts.
+  static func scrub(_ error: UserBackendError, secrets: [String]) -> UserBackendError {
+    let secrets = secrets.filter { $0.count >= 4 }
+    guard !secrets.isEmpty else { return error }
+    func clean(_ text: String) -> String {
+      var text = text
+      for secret in secrets {
+        text = text.replacingOccurrences(of: secret, with: "<redacted>")
+        let encoded = FormEncoding.escape(secret)
+        if encoded != secret { text = text.replacingOccurrences(of: encoded, with: "<redacted>") }
+      }
+      return text
+    }
+    var result = error
+    result.message = clean(error.message)
+    switch error.code {
+    case .server(let status, let code, let message):
+      result.code = .server(status: status, code: code.map(clean), message: message.map(clean))
+    case .network(let reason): result.code = .network(reason: clean(reason))
+    case .malformedResponse(let reason): result.code = .malformedResponse(reason: clean(reason))
+    case .invalidInput(let field, let reason):
+      result.code = .invalidInput(field: field, reason: clean(reason))
+    case .misconfigured(let setting, let reason):
+      result.code = .misconfigured(setting: setting, reason: clean(reason))
+    default: break
+    }
+    if let code = error.backendCode {
+      result.backendCode = BackendErrorCode(rawValue: clean(code.rawValue))
+    }
+    return result
+  }
+}

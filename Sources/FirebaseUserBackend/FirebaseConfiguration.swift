@@ -1,0 +1,199 @@
+import Foundation
+import UserBackendKit
+
+/// How to reach Firebase Authentication: the Web API key, the project, and optionally
+/// the Auth Emulator.
+///
+/// Production URLs are `https://identitytoolkit.googleapis.com/v1/accounts:<op>?key=K`
+/// and `https://securetoken.googleapis.com/v1/token?key=K`. With ``emulatorHost`` set
+/// (`"127.0.0.1:9099"`, the `FIREBASE_AUTH_EMULATOR_HOST` form) they become
+/// `http://HOST:PORT/identitytoolkit.googleapis.com/v1/accounts:<op>?key=K` and
+/// `http://HOST:PORT/securetoken.googleapis.com/v1/token?key=K`
+/// (reference/firebase-rest.md §0 and §7.1).
+///
+/// `description` never contains the API key.
+public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
+  /// The Web API key sent as the `key` query parameter. A secret for logging purposes.
+  public var apiKey: String
+  /// The Firebase project ID, when known; used to namespace stored sessions.
+  public var projectID: String?
+  /// The Auth Emulator as `host:port` (`"127.0.0.1:9099"`, `"[::1]:9099"`), or `nil`
+  /// for production.
+  public var emulatorHost: String?
+  /// Replaces the Identity Toolkit base (`…/v1/`) for a proxy; `nil` for the default.
+  /// Plain `http` is accepted only for loopback or the emulator host.
+  public var identityToolkitBaseURL: URL?
+  /// Replaces the Secure Token endpoint (`…/v1/token`) for a proxy; `nil` for the
+  /// default. Plain `http` is accepted only for loopback or the emulator host.
+  public var secureTokenURL: URL?
+
+  /// A configuration.
+  ///
+  /// - Parameters:
+  ///   - apiKey: the Web API key; must not be empty (checked by
+  ///     ``FirebaseUserBackend/init(configuration:transport:sessionStore:clock:)``).
+  ///   - projectID: the project ID, optional.
+  ///   - emulatorHost: `host:port` of the Auth Emulator, or `nil` for production.
+  ///   - identityToolkitBaseURL: an Identity Toolkit base URL override (ends in `/v1/`).
+  ///   - secureTokenURL: a Secure Token endpoint override.
+  public init(
+    apiKey: String, projectID: String? = nil, emulatorHost: String? = nil,
+    identityToolkitBaseURL: URL? = nil, secureTokenURL: URL? = nil
+  ) {
+    self.apiKey = apiKey
+    self.projectID = projectID
+    self.emulatorHost = emulatorHost
+    self.identityToolkitBaseURL = identityToolkitBaseURL
+    self.secureTokenURL = secureTokenURL
+  }
+
+  /// A ``FileSessionStore`` namespace for this configuration: `"firebase-<projectID>"`,
+  /// `"firebase-emulator-<projectID>"` with an emulator host (`"default"` without a
+  /// project ID), so production and emulator sessions never mix.
+  public var sessionNamespace: String {
+    let project = projectID.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    return emulatorHost == nil ? "firebase-\(project)" : "firebase-emulator-\(project)"
+  }
+
+  /// The settings with the API key redacted.
+  public var description: String {
+    "FirebaseConfiguration(apiKey: <redacted>, projectID: \(projectID ?? "nil"), "
+      + "emulatorHost: \(emulatorHost ?? "nil"))"
+  }
+  /// Same as ``description``.
+  public var debugDescription: String { description }
+
+  /// Checks the settings without any network call and returns the resolved endpoints.
+  ///
+  /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming `apiKey`
+  ///   (empty), `emulatorHost` (not `host:port`), `identityToolkitBaseURL` or
+  ///   `secureTokenURL` (not absolute, or plain `http` to a host that is neither
+  ///   loopback nor the emulator host). The API key is never part of the message.
+  func resolvedEndpoints() throws -> FirebaseEndpoints {
+    guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw UserBackendError(.misconfigured(setting: "apiKey", reason: "must not be empty"))
+    }
+    var emulator: EmulatorAddress?
+    if let emulatorHost {
+      emulator = try EmulatorAddress(parsing: emulatorHost)
+    }
+    let toolkit: URL
+    let token: URL
+    if let emulator {
+      toolkit = try Self.url(emulator.baseURL + "identitytoolkit.googleapis.com/v1/")
+      token = try Self.url(emulator.baseURL + "securetoken.googleapis.com/v1/token")
+    } else {
+      toolkit = try Self.url("https://identitytoolkit.googleapis.com/v1/")
+      token = try Self.url("https://securetoken.googleapis.com/v1/token")
+    }
+    let finalToolkit = identityToolkitBaseURL ?? toolkit
+    let finalToken = secureTokenURL ?? token
+    try Self.checkTransportSecurity(
+      finalToolkit, setting: "identityToolkitBaseURL", emulatorHost: emulator?.host)
+    try Self.checkTransportSecurity(
+      finalToken, setting: "secureTokenURL", emulatorHost: emulator?.host)
+    var base = finalToolkit.absoluteString
+    if !base.hasSuffix("/") { base += "/" }
+    return FirebaseEndpoints(
+      identityToolkitBase: base, secureToken: finalToken.absoluteString, apiKey: apiKey,
+      emulatorHost: emulator?.host)
+  }
+
+  private static func url(_ text: String) throws -> URL {
+    guard let url = URL(string: text) else {
+      throw UserBackendError(
+        .misconfigured(setting: "emulatorHost", reason: "does not form a valid URL"))
+    }
+    return url
+  }
+
+  /// Refuses plain HTTP except to loopback or the configured emulator host.
+  static func checkTransportSecurity(_ url: URL, setting: String, emulatorHost: String?) throws {
+    let scheme = url.scheme?.lowercased()
+    guard let host = url.host?.lowercased(), !host.isEmpty else {
+      throw UserBackendError(.misconfigured(setting: setting, reason: "must be an absolute URL"))
+    }
+    switch scheme {
+    case "https":
+      return
+    case "http":
+      let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+      if isLoopback(bare) { return }
+      if let emulatorHost,
+        bare == emulatorHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+      {
+        return
+      }
+      throw UserBackendError(
+        .misconfigured(
+          setting: setting,
+          reason: "plain HTTP is refused for \(bare); use https (HTTP is allowed only for "
+            + "loopback or the emulator host)"))
+    default:
+      throw UserBackendError(
+        .misconfigured(setting: setting, reason: "the scheme must be https"))
+    }
+  }
+
+  /// `localhost`, `127.0.0.0/8` and `::1`.
+  static func isLoopback(_ host: String) -> Bool {
+    if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+    return octets.count == 4 && octets[0] == "127"
+      && octets.allSatisfy { UInt8($0) != nil }
+  }
+}
+
+/// The Auth Emulator's `host:port`, parsed.
+struct EmulatorAddress: Sendable, Hashable {
+  /// The host as written (brackets kept for IPv6).
+  let host: String
+  /// The TCP port.
+  let port: Int
+
+  /// Parses `host:port` or `[v6]:port`.
+  /// - Throws: `.misconfigured(setting: "emulatorHost")`.
+  init(parsing text: String) throws {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let bad = UserBackendError(
+      .misconfigured(
+        setting: "emulatorHost",
+        reason: "expected host:port without a scheme, e.g. 127.0.0.1:9099"))
+    guard let colon = trimmed.lastIndex(of: ":") else { throw bad }
+    let host = String(trimmed[..<colon])
+    guard let port = Int(trimmed[trimmed.index(after: colon)...]), (1...65_535).contains(port),
+      !host.isEmpty, !host.contains("/"), !host.contains(where: { $0.isWhitespace })
+    else { throw bad }
+    if host.contains(":") && !(host.hasPrefix("[") && host.hasSuffix("]")) { throw bad }
+    self.host = host
+    self.port = port
+  }
+
+  /// `http://host:port/`.
+  var baseURL: String { "http://\(host):\(port)/" }
+}
+
+/// The resolved endpoint URLs and the API key, ready to build requests.
+struct FirebaseEndpoints: Sendable, Hashable {
+  /// The Identity Toolkit base, ending in `/v1/`.
+  let identityToolkitBase: String
+  /// The Secure Token endpoint.
+  let secureToken: String
+  /// The API key (never logged).
+  let apiKey: String
+  /// The emulator host, when the emulator is targeted.
+  let emulatorHost: String?
+
+  /// The URL of `service` with `?key=` appended (the key percent-encoded).
+  func url(for service: FirebaseService) -> URL? {
+    let base: String
+    switch service {
+    case .identityToolkit(let path): base = identityToolkitBase + path
+    case .secureToken: base = secureToken
+    }
+    let separator = base.contains("?") ? "&" : "?"
+    return URL(string: base + separator + "key=" + FormEncoding.escape(apiKey))
+  }
+}

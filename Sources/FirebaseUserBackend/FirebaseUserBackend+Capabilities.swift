@@ -1,0 +1,187 @@
+import Foundation
+import UserBackendKit
+
+extension FirebaseUserBackend {
+  /// Signs in as a new anonymous user: `accounts:signUp` with only
+  /// `returnSecureToken: true`. The user has `isAnonymous == true` and provider
+  /// `"anonymous"`.
+  ///
+  /// - Throws: ``UserBackendError``: `.unsupported(capability: .anonymousSignIn)` when the
+  ///   project disabled it (`OPERATION_NOT_ALLOWED`), `.network`, `.server`,
+  ///   `.malformedResponse`, `.misconfigured`.
+  public func signInAnonymously() async throws -> AuthSession {
+    let response = try await client.send(SignUpRequest(), capability: .anonymousSignIn)
+    let grant = FirebaseTokenGrant(
+      idToken: response.idToken, refreshToken: response.refreshToken,
+      expiresIn: response.expiresIn?.seconds)
+    return try await establish(
+      grant: grant, localId: response.localId, email: response.email,
+      displayName: response.displayName, phoneNumber: nil, defaultProvider: "anonymous",
+      isNewUser: true)
+  }
+
+  /// Sends an SMS code with `accounts:sendVerificationCode` and returns the verification
+  /// ID (`sessionInfo`), which is also kept in the session store as a
+  /// ``PendingPhoneVerification`` so the flow survives a restart.
+  ///
+  /// - Parameter phoneNumber: E.164, e.g. `"+819012345678"`.
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "phoneNumber")` before any
+  ///   request; `.invalidInput` (`INVALID_PHONE_NUMBER`), `.rateLimited`
+  ///   (`QUOTA_EXCEEDED`, `TOO_MANY_ATTEMPTS_TRY_LATER`), `.server` (app verification
+  ///   codes such as `MISSING_APP_CREDENTIAL`), `.network`, `.malformedResponse`.
+  public func startPhoneVerification(phoneNumber: String) async throws -> String {
+    let number = try PhoneNumberValidation.validate(phoneNumber)
+    let response = try await client.send(
+      SendVerificationCodeRequest(phoneNumber: number), capability: .phoneNumberSignIn)
+    guard !response.sessionInfo.isEmpty else {
+      throw UserBackendError(
+        .malformedResponse(reason: "accounts:sendVerificationCode: empty sessionInfo"))
+    }
+    let pending = PendingPhoneVerification(
+      verificationID: response.sessionInfo, phoneNumber: number, requestedAt: clock.now())
+    try await state.update { state in
+      state.pendingPhoneVerification = pending
+      return true
+    }
+    return response.sessionInfo
+  }
+
+  /// Completes phone sign-in with `accounts:signInWithPhoneNumber`; clears the pending
+  /// verification on success.
+  ///
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "verificationID" | "code")`
+  ///   before any request; `.invalidCredentials` (`INVALID_CODE`),
+  ///   `.invalidInput(field: "verificationID")` (`INVALID_SESSION_INFO`,
+  ///   `SESSION_EXPIRED`), `.network`, `.server`, `.malformedResponse`.
+  public func signIn(verificationID: String, code: String) async throws -> AuthSession {
+    let verificationID = verificationID.trimmingCharacters(in: .whitespacesAndNewlines)
+    let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !verificationID.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "verificationID", reason: "must not be empty"))
+    }
+    guard !code.isEmpty, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+      throw UserBackendError(
+        .invalidInput(field: "code", reason: "must be the digits of the SMS code"))
+    }
+    let response = try await client.send(
+      SignInWithPhoneNumberRequest(sessionInfo: verificationID, code: code),
+      capability: .phoneNumberSignIn, secrets: [verificationID])
+    guard let idToken = response.idToken, let refreshToken = response.refreshToken,
+      let localId = response.localId
+    else {
+      if response.temporaryProof != nil {
+        throw UserBackendError(
+          .accountAlreadyExists, backendCode: "PHONE_NUMBER_EXISTS",
+          message: "The phone number belongs to another account.")
+      }
+      throw UserBackendError(
+        .malformedResponse(reason: "accounts:signInWithPhoneNumber: missing tokens or localId"))
+    }
+    let pendingNumber = try await state.load().pendingPhoneVerification.flatMap {
+      $0.verificationID == verificationID ? $0.phoneNumber : nil
+    }
+    return try await establish(
+      grant: FirebaseTokenGrant(
+        idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds),
+      localId: localId, email: nil, displayName: nil,
+      phoneNumber: response.phoneNumber ?? pendingNumber, defaultProvider: "phone",
+      isNewUser: response.isNewUser ?? false, clearingPhoneVerification: true)
+  }
+
+  /// Signs in with an identity provider's OpenID ID token and raw nonce through
+  /// `accounts:signInWithIdp` (Sign in with Apple: `provider == "apple.com"`).
+  /// `isNewUser` comes from the answer.
+  ///
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "provider" | "idToken" |
+  ///   "rawNonce")` before any request; `.accountAlreadyExists`
+  ///   (`FEDERATED_USER_ID_ALREADY_LINKED`, `EMAIL_EXISTS`, `NEED_CONFIRMATION`, also when
+  ///   sent inside a 200 answer as `errorMessage`), `.invalidCredentials`
+  ///   (`INVALID_IDP_RESPONSE`, `MISSING_OR_INVALID_NONCE`), `.unsupported`
+  ///   (`OPERATION_NOT_ALLOWED`), `.network`, `.server`, `.malformedResponse`.
+  public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+    let provider = credential.provider.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !provider.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "provider", reason: "must not be empty"))
+    }
+    guard !credential.idToken.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "idToken", reason: "must not be empty"))
+    }
+    if let nonce = credential.rawNonce, nonce.isEmpty {
+      throw UserBackendError(
+        .invalidInput(field: "rawNonce", reason: "must not be empty (pass nil for none)"))
+    }
+    let response = try await client.send(
+      SignInWithIdpRequest(
+        provider: provider, idToken: credential.idToken, rawNonce: credential.rawNonce),
+      capability: .identityProviderSignIn,
+      secrets: [credential.idToken] + (credential.rawNonce.map { [$0] } ?? []))
+    guard let idToken = response.idToken, let refreshToken = response.refreshToken,
+      let localId = response.localId
+    else {
+      throw UserBackendError(
+        .malformedResponse(reason: "accounts:signInWithIdp: missing tokens or localId"))
+    }
+    return try await establish(
+      grant: FirebaseTokenGrant(
+        idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds),
+      localId: localId, email: response.email, displayName: response.displayName,
+      phoneNumber: nil, defaultProvider: response.providerId ?? provider,
+      isNewUser: response.isNewUser ?? false)
+  }
+
+  /// Asks Firebase to email a password-reset link: `accounts:sendOobCode` with
+  /// `requestType: "PASSWORD_RESET"`.
+  ///
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "email")`, `.invalidEmail`
+  ///   before any request; `.invalidCredentials` (`EMAIL_NOT_FOUND`, only without email
+  ///   enumeration protection), `.rateLimited` (`RESET_PASSWORD_EXCEED_LIMIT`),
+  ///   `.network`, `.server`, `.malformedResponse`.
+  public func sendPasswordReset(email: String) async throws {
+    let email = try CredentialValidation.validateEmail(email)
+    _ = try await client.send(SendPasswordResetRequest(email: email), capability: .passwordReset)
+  }
+
+  /// Deletes the signed-in account with `accounts:delete` (using a fresh ID token), then
+  /// clears the session and publishes `.signedOut`.
+  ///
+  /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` when the server
+  ///   rejects the session (it is cleared); `.network` (the session is kept), `.server`,
+  ///   `.malformedResponse`.
+  public func deleteAccount() async throws {
+    let deleted = try await withSessionToken { session in
+      _ = try await client.send(
+        DeleteAccountRequest(idToken: session.bearerToken), capability: .accountDeletion,
+        usesSession: true, secrets: [session.bearerToken])
+      return session
+    }
+    let cleared = try await state.update { state in
+      guard state.session?.user.id == deleted.user.id else { return false }
+      state.session = nil
+      return true
+    }
+    if cleared { broadcaster.publish(AuthStateChange(.signedOut, user: nil)) }
+  }
+}
+
+/// The E.164 check run before any phone request.
+enum PhoneNumberValidation {
+  /// Trims the number and checks `+` followed by 2 to 15 digits, the first not `0`.
+  ///
+  /// - Returns: the trimmed number.
+  /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")`.
+  static func validate(_ phoneNumber: String) throws -> String {
+    let number = phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !number.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "phoneNumber", reason: "must not be empty"))
+    }
+    let digits = number.dropFirst()
+    guard number.hasPrefix("+"), (2...15).contains(digits.count),
+      digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0"
+    else {
+      throw UserBackendError(
+        .invalidInput(
+          field: "phoneNumber", reason: "must be in E.164 form, e.g. +819012345678"))
+    }
+    return number
+  }
+}

@@ -1,0 +1,181 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+/// A ``UserBackend`` over the Firebase Authentication REST API (Identity Toolkit v1 and
+/// Secure Token; reference/firebase-rest.md), for production or the Auth Emulator.
+///
+/// Each operation is a short sequence of endpoint calls. Input is validated before any
+/// network call; a `.username` identifier is refused with
+/// `.unsupported(capability: .usernamePassword)`. Sessions (ID token as `bearerToken`,
+/// refresh token, `expiresAt` from the ID token's `exp`) live in the ``SessionStore``.
+/// ``idToken(forceRefresh:)`` refreshes when the ID token is within 5 minutes of expiry;
+/// concurrent refreshes of one refresh token share one request. The session is cleared
+/// when the server rejects it (`USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`,
+/// `INVALID_REFRESH_TOKEN`, `INVALID_ID_TOKEN`), never on a network error.
+public final class FirebaseUserBackend: UserBackend {
+  /// `"firebase"`.
+  public let backendID = "firebase"
+  /// Email/password, token refresh, anonymous, phone and identity-provider sign-in,
+  /// password reset, account deletion, auth state changes.
+  public let capabilities: Set<Capability> = [
+    .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
+    .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+  ]
+  /// The configuration this backend was made with.
+  public let configuration: FirebaseConfiguration
+
+  /// An ID token this close to expiry (seconds) is refreshed before use.
+  public static let refreshMargin: TimeInterval = 5 * 60
+
+  let client: FirebaseClient
+  let state: SessionStateStore
+  let clock: any AuthClock
+  let broadcaster = AuthStateBroadcaster()
+  let refreshes = SingleFlight<String, AuthSession>()
+
+  /// A backend for `configuration`, sending requests through `transport` and keeping
+  /// sessions in `sessionStore`.
+  ///
+  /// - Parameter clock: the time used for token expiry (inject a `ManualClock` in tests).
+  /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` for an empty API key,
+  ///   a malformed emulator host, or plain HTTP to a host that is neither loopback nor
+  ///   the emulator host. No network call is made.
+  public init(
+    configuration: FirebaseConfiguration, transport: any HTTPTransport,
+    sessionStore: any SessionStore, clock: any AuthClock = SystemClock()
+  ) throws {
+    self.configuration = configuration
+    self.client = FirebaseClient(
+      endpoints: try configuration.resolvedEndpoints(), transport: transport)
+    self.state = SessionStateStore(store: sessionStore)
+    self.clock = clock
+  }
+
+  // MARK: Core operations
+
+  /// Creates an email/password account with `accounts:signUp` and signs it in.
+  ///
+  /// - Throws: ``UserBackendError``: `.unsupported(capability: .usernamePassword)`,
+  ///   `.invalidInput`, `.invalidEmail`, `.weakPassword` (before any request);
+  ///   `.accountAlreadyExists` (`EMAIL_EXISTS`), `.unsupported` (`OPERATION_NOT_ALLOWED`),
+  ///   `.rateLimited`, `.misconfigured`, `.network`, `.server`, `.malformedResponse`.
+  public func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
+    let (email, password) = try validatedEmailCredential(credential, forSignUp: true)
+    let response = try await client.send(
+      SignUpRequest(email: email, password: password), capability: .emailPassword,
+      secrets: [password])
+    let grant = FirebaseTokenGrant(
+      idToken: response.idToken, refreshToken: response.refreshToken,
+      expiresIn: response.expiresIn?.seconds)
+    return try await establish(
+      grant: grant, localId: response.localId, email: response.email ?? email,
+      displayName: response.displayName, phoneNumber: nil, defaultProvider: "password",
+      isNewUser: true)
+  }
+
+  /// Signs in with `accounts:signInWithPassword`.
+  ///
+  /// - Throws: ``UserBackendError``: input errors as ``signUp(_:)``;
+  ///   `.invalidCredentials` (`EMAIL_NOT_FOUND`, `INVALID_PASSWORD`,
+  ///   `INVALID_LOGIN_CREDENTIALS`), `.userDisabled`, `.rateLimited`,
+  ///   `.unsupported(capability: "multiFactorAuthentication")` when a second factor is
+  ///   required, `.misconfigured`, `.network`, `.server`, `.malformedResponse`.
+  public func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
+    let (email, password) = try validatedEmailCredential(credential, forSignUp: false)
+    let response = try await client.send(
+      SignInWithPasswordRequest(email: email, password: password), capability: .emailPassword,
+      secrets: [password])
+    if response.mfaPendingCredential != nil {
+      throw UserBackendError(
+        .unsupported(capability: "multiFactorAuthentication"),
+        message: "The account requires a second factor, which this adapter does not support.")
+    }
+    guard let idToken = response.idToken, let refreshToken = response.refreshToken else {
+      throw UserBackendError(
+        .malformedResponse(reason: "accounts:signInWithPassword: missing idToken or refreshToken"))
+    }
+    let grant = FirebaseTokenGrant(
+      idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds)
+    return try await establish(
+      grant: grant, localId: response.localId, email: response.email ?? email,
+      displayName: response.displayName, phoneNumber: nil, defaultProvider: "password",
+      isNewUser: false)
+  }
+
+  /// The user stored with the session, or `nil`. No network call; see ``refreshUser()``.
+  /// - Throws: ``UserBackendError`` when the session store cannot be read.
+  public func currentUser() async throws -> User? {
+    try await state.load().session?.user
+  }
+
+  /// Signs out locally (Firebase has no server-side sign-out for ID tokens): clears the
+  /// stored session, keeps a pending phone verification. Signing out twice is not an
+  /// error.
+  /// - Throws: ``UserBackendError`` when the session store cannot be written.
+  public func signOut() async throws {
+    let cleared = try await state.update { state in
+      guard state.session != nil else { return false }
+      state.session = nil
+      return true
+    }
+    if cleared { broadcaster.publish(AuthStateChange(.signedOut, user: nil)) }
+  }
+
+  /// The ID token, refreshed through `securetoken.googleapis.com/v1/token` first when it
+  /// expires within ``refreshMargin`` seconds or `forceRefresh` is `true`.
+  ///
+  /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` after the server
+  ///   rejected the refresh token (the session is cleared and `.sessionRevoked`
+  ///   published); `.network` (the session is kept); `.misconfigured`, `.server`,
+  ///   `.malformedResponse`.
+  public func idToken(forceRefresh: Bool) async throws -> String {
+    try await freshSession(forceRefresh: forceRefresh).bearerToken
+  }
+
+  /// Sign-in state changes; the current state first.
+  public var authStateChanges: AsyncStream<AuthStateChange> {
+    broadcaster.stream(current: { [state] in try? await state.load().session?.user })
+  }
+
+  // MARK: Helpers shared by the operations
+
+  /// Checks a credential before any request: email identifiers only, then
+  /// ``CredentialValidation``.
+  func validatedEmailCredential(_ credential: PasswordCredential, forSignUp: Bool) throws
+    -> (email: String, password: String)
+  {
+    guard case .email = credential.identifier else {
+      throw UserBackendError(
+        .unsupported(capability: .usernamePassword),
+        message: "Firebase accounts are identified by email address, not user name.")
+    }
+    let valid = try CredentialValidation.validate(credential, forSignUp: forSignUp)
+    guard case .email(let email) = valid.identifier else {
+      throw UserBackendError(.unsupported(capability: .usernamePassword))
+    }
+    return (email, valid.password)
+  }
+
+  /// Builds a session from a sign-in answer, stores it (replacing any other) and
+  /// publishes `.signedIn`.
+  func establish(
+    grant: FirebaseTokenGrant, localId: String, email: String?, displayName: String?,
+    phoneNumber: String?, defaultProvider: String, isNewUser: Bool,
+    clearingPhoneVerification: Bool = false
+  ) async throws -> AuthSession {
+    let claims = FirebaseIDTokenClaims.read(grant.idToken)
+    let user = FirebaseSessionBuilder.user(
+      id: localId, email: email, displayName: displayName, phoneNumber: phoneNumber,
+      providers: [], claims: claims, defaultProvider: defaultProvider)
+    let session = try FirebaseSessionBuilder.session(
+      user: user, grant: grant, claims: claims, isNewUser: isNewUser, now: clock.now())
+    try await state.update { state in
+      state.session = session
+      if clearingPhoneVerification { state.pendingPhoneVerification = nil }
+      return true
+    }
+    broadcaster.publish(AuthStateChange(.signedIn, user: user))
+    return session
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A duration in seconds that Firebase sends as a string (`"expiresIn": "3600"`,
+/// reference/firebase-rest.md §0); a JSON number is accepted too.
+struct WireSeconds: Decodable, Sendable, Hashable {
+  /// The seconds.
+  let seconds: TimeInterval
+
+  /// Decodes `"3600"` or `3600`.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if let number = try? container.decode(Double.self) {
+      seconds = number
+    } else {
+      let text = try container.decode(String.self)
+      guard let number = TimeInterval(text.trimmingCharacters(in: .whitespaces)) else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "not a number of seconds")
+      }
+      seconds = number
+    }
+  }
+
+  init(seconds: TimeInterval) { self.seconds = seconds }
+}
+
+/// An answer whose fields are all ignored (`accounts:delete` answers `{}` or only `kind`).
+/// Anything but a JSON object is refused.
+struct EmptyResponse: FirebaseResponse, Hashable {
+  private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init() {}
+
+  init(from decoder: any Decoder) throws {
+    _ = try decoder.container(keyedBy: AnyKey.self)
+  }
+}
+
+/// One linked provider, as in `providerUserInfo[]` (`FT:schema.ts`
+/// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`; reference §1).
+struct ProviderUserInfo: Decodable, Sendable, Hashable {
+  /// `"password"`, `"phone"`, `"apple.com"`, …
+  let providerId: String
+  /// The provider's email, when any.
+  let email: String?
+  /// The phone number for `"phone"`.
+  let phoneNumber: String?
+}
