@@ -1,0 +1,157 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The network transport: sends an ``HTTPRequest`` with its own `URLSession`
+/// (`URLSession.data(for:)`) and returns the ``HTTPResponse``, whatever its status.
+///
+/// The session is private to the transport and stateless between requests: no cookie
+/// storage (cookies are neither sent nor accepted), no URL cache (every request goes to the
+/// server). Each request gets `HTTPRequest.timeout` seconds, or ``defaultTimeout`` when that
+/// is `nil`; URLSession applies it as the longest quiet period while waiting for data.
+///
+/// Header fields go out in the request's order, as far as `URLRequest` allows: repeated
+/// names are joined into one comma-separated field. Response fields come back sorted by
+/// name, since `HTTPURLResponse` does not keep the server's order.
+///
+/// Errors: ``HTTPTransportError`` (see ``transportError(for:)``) or `CancellationError` when
+/// the calling task is cancelled. No message ever contains the URL (its query may carry an
+/// API key) or a header value.
+public final class URLSessionTransport: HTTPTransport {
+  /// The timeout used when a request does not set one: 30 seconds.
+  public static let standardTimeout: TimeInterval = 30
+
+  /// The timeout in seconds for requests whose `timeout` is `nil`.
+  public let defaultTimeout: TimeInterval
+  private let session: URLSession
+
+  /// A transport with its own ephemeral, cookie-less, cache-less session.
+  /// - Parameter defaultTimeout: seconds for requests without their own timeout (> 0;
+  ///   a non-positive value falls back to ``standardTimeout``).
+  public init(defaultTimeout: TimeInterval = URLSessionTransport.standardTimeout) {
+    self.defaultTimeout = defaultTimeout > 0 ? defaultTimeout : Self.standardTimeout
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.timeoutIntervalForRequest = self.defaultTimeout
+    session = URLSession(configuration: configuration)
+  }
+
+  deinit { session.finishTasksAndInvalidate() }
+
+  /// Sends `request` and returns the response, with any status.
+  /// - Throws: ``HTTPTransportError`` when no response arrives; `CancellationError` when
+  ///   the task is cancelled before or during the request.
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try Task.checkCancellation()
+    let timeout = request.timeout.flatMap { $0 > 0 ? $0 : nil } ?? defaultTimeout
+    let urlRequest = try makeURLRequest(request, timeout: timeout)
+    // URLSession on Linux rounds timeouts down to whole seconds (0.5 s would expire at
+    // once), so the exact deadline is a racing sleep; URLSession's own is a backstop.
+    return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+      group.addTask { try await self.perform(urlRequest) }
+      group.addTask {
+        try await Task.sleep(for: .seconds(timeout))
+        throw HTTPTransportError.timedOut
+      }
+      defer { group.cancelAll() }
+      guard let response = try await group.next() else { throw CancellationError() }
+      return response
+    }
+  }
+
+  private func perform(_ urlRequest: URLRequest) async throws -> HTTPResponse {
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: urlRequest)
+    } catch {
+      if Task.isCancelled { throw CancellationError() }
+      throw Self.mapError(error)
+    }
+    try Task.checkCancellation()
+    guard let http = response as? HTTPURLResponse else {
+      throw HTTPTransportError.invalidResponse(reason: "not an HTTP response")
+    }
+    return HTTPResponse(status: http.statusCode, headerFields: Self.fields(of: http), body: data)
+  }
+
+  /// The `URLRequest` for `request`: method, URL, headers in order, body and timeout.
+  /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
+  ///   `http` or `https`.
+  func makeURLRequest(_ request: HTTPRequest, timeout: TimeInterval) throws -> URLRequest {
+    let scheme = request.url.scheme?.lowercased() ?? ""
+    guard scheme == "http" || scheme == "https" else {
+      throw HTTPTransportError.invalidRequest(reason: "the URL scheme must be http or https")
+    }
+    var urlRequest = URLRequest(url: request.url)
+    urlRequest.httpMethod = request.method.rawValue
+    urlRequest.timeoutInterval = max(1, timeout.rounded(.up))
+    urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+    urlRequest.httpShouldHandleCookies = false
+    for field in request.headerFields {
+      urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+    }
+    if !request.body.isEmpty { urlRequest.httpBody = request.body }
+    return urlRequest
+  }
+
+  /// The response's header fields, sorted by name (case-insensitive) for a stable order.
+  static func fields(of response: HTTPURLResponse) -> HTTPFields {
+    var pairs: [(String, String)] = []
+    for (name, value) in response.allHeaderFields {
+      pairs.append((String(describing: name), String(describing: value)))
+    }
+    pairs.sort { $0.0.lowercased() < $1.0.lowercased() }
+    return HTTPFields(pairs.map { HTTPFields.Field(name: $0.0, value: $0.1) })
+  }
+
+  /// Maps any error from `URLSession` to ``HTTPTransportError`` (a `URLError` by its code,
+  /// anything else as a connection failure naming only the error's type).
+  static func mapError(_ error: any Error) -> any Error {
+    if error is CancellationError { return error }
+    if let urlError = error as? URLError {
+      if urlError.code == .cancelled { return CancellationError() }
+      return transportError(for: urlError)
+    }
+    return HTTPTransportError.connectionFailed(reason: "\(type(of: error))")
+  }
+
+  /// The ``HTTPTransportError`` for a `URLError`, by code only: the message is a fixed
+  /// phrase plus the numeric code, never the URL or the system's description.
+  public static func transportError(for error: URLError) -> HTTPTransportError {
+    let code = error.code.rawValue
+    switch error.code {
+    case .timedOut:
+      return .timedOut
+    case .cannotFindHost, .dnsLookupFailed:
+      return .connectionFailed(reason: "the host name could not be resolved (URLError \(code))")
+    case .cannotConnectToHost:
+      return .connectionFailed(reason: "the server refused the connection (URLError \(code))")
+    case .networkConnectionLost:
+      return .connectionFailed(reason: "the connection was lost (URLError \(code))")
+    case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed,
+      .callIsActive:
+      return .connectionFailed(reason: "the network is unavailable (URLError \(code))")
+    case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
+      .clientCertificateRejected, .clientCertificateRequired:
+      return .connectionFailed(reason: "the TLS connection failed (URLError \(code))")
+    case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
+      .cannotDecodeContentData, .zeroByteResource, .dataLengthExceedsMaximum,
+      .httpTooManyRedirects, .redirectToNonExistentLocation:
+      return .invalidResponse(reason: "the server's response was not usable (URLError \(code))")
+    case .badURL, .unsupportedURL:
+      return .invalidRequest(reason: "the URL is not supported (URLError \(code))")
+    case .userAuthenticationRequired, .userCancelledAuthentication:
+      return .invalidResponse(reason: "the server asked for authentication (URLError \(code))")
+    default:
+      return .connectionFailed(reason: "URLError \(code)")
+    }
+  }
+}

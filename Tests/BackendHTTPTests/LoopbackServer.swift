@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A minimal HTTP/1.1 listener on 127.0.0.1 with an ephemeral port, for tests only.
+///
+/// Requests to a path starting with `/hang` are accepted and never answered (until
+/// `stop()`); `/status/N` gets status N; any other request gets status 201 and a JSON echo
+/// `{"method","path","query","headers":[[name,value]...],"body"}` with `Connection: close`.
+final class LoopbackServer: Sendable {
+  let port: Int
+  private let listener: Int32
+  private let held = Mutex<[Int32]>([])
+  private let accepted = Atomic<Int>(0)
+
+  enum StartError: Error { case socket(String) }
+
+  init() throws {
+    #if canImport(Glibc)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { throw StartError.socket("socket") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(0).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0, listen(fd, 64) == 0 else {
+      close(fd)
+      throw StartError.socket("bind/listen")
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    listener = fd
+    port = Int(UInt16(bigEndian: address.sin_port))
+    let thread = Thread { [self] in acceptLoop() }
+    thread.start()
+  }
+
+  /// How many connections were accepted so far.
+  var acceptedCount: Int { accepted.load(ordering: .sequentiallyConsistent) }
+
+  /// Closes the listener and every held connection.
+  func stop() {
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+    let fds = held.withLock { fds in
+      defer { fds = [] }
+      return fds
+    }
+    for fd in fds {
+      shutdown(fd, Int32(SHUT_RDWR))
+      close(fd)
+    }
+  }
+
+  private func acceptLoop() {
+    while true {
+      let connection = accept(listener, nil, nil)
+      if connection < 0 { return }
+      accepted.add(1, ordering: .sequentiallyConsistent)
+      Thread { [self] in serve(connection) }.start()
+    }
+  }
+
+  private func serve(_ connection: Int32) {
+    var buffer = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    var headerEnd: Int?
+    var contentLength = 0
+    while true {
+      if let end = headerEnd, buffer.count >= end + contentLength { break }
+      let count = read(connection, &chunk, chunk.count)
+      if count <= 0 {
+        close(connection)
+        return
+      }
+      buffer.append(contentsOf: chunk[0..<count])
+      if headerEnd == nil, let range = Data(buffer).range(of: Data("\r\n\r\n".utf8)) {
+        headerEnd = range.upperBound
+        let head = String(decoding: buffer[0..<range.lowerBound], as: UTF8.self)
+        for line in head.split(separator: "\r\n").dropFirst() {
+          let parts = line.split(separator: ":", maxSplits: 1)
+          if parts.count == 2, parts[0].lowercased() == "content-length" {
+            contentLength = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+          }
+        }
+      }
+    }
+    let end = headerEnd ?? buffer.count
+    let head = String(decoding: buffer[0..<max(0, end - 4)], as: UTF8.self)
+    let lines = head.split(separator: "\r\n").map(String.init)
+    let requestLine = lines.first?.split(separator: " ").map(String.init) ?? []
+    let target = requestLine.count > 1 ? requestLine[1] : "/"
+    if target.hasPrefix("/hang") {
+      held.withLock { $0.append(connection) }
+      return
+    }
+    let pathAndQuery = target.split(separator: "?", maxSplits: 1).map(String.init)
+    let headers = lines.dropFirst().map { line -> [String] in
+      let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+      return [parts[0], parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""]
+    }
+    let echo: [String: Any] = [
+      "method": requestLine.first ?? "",
+      "path": pathAndQuery[0],
+      "query": pathAndQuery.count > 1 ? pathAndQuery[1] : "",
+      "headers": headers,
+      "body": String(decoding: buffer[end...], as: UTF8.self),
+    ]
+    let body = (try? JSONSerialization.data(withJSONObject: echo, options: [.sortedKeys])) ?? Data()
+    let status =
+      pathAndQuery[0].hasPrefix("/status/") ? String(pathAndQuery[0].dropFirst(8)) : "201"
+    let response =
+      "HTTP/1.1 \(status) Status\r\nContent-Type: application/json\r\nX-Echo: yes\r\n"
+      + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+    let bytes = Array(response.utf8) + Array(body)
+    let total = bytes.count
+    var offset = 0
+    while offset < total {
+      let start = offset
+      let written = bytes.withUnsafeBytes {
+        write(connection, $0.baseAddress! + start, total - start)
+      }
+      if written <= 0 { break }
+      offset += written
+    }
+    close(connection)
+  }
+}
