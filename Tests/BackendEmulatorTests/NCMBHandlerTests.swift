@@ -106,6 +106,26 @@ struct NCMBHandlerTests {
     #expect(response.status == status)
   }
 
+  @Test(
+    "answers carry a response signature for the host the client signed",
+    arguments: [nil, "mbaas.api.nifcloud.com"] as [String?])
+  func responseSignature(fqdn: String?) async throws {
+    var signer = requests
+    signer.signedFQDN = fqdn
+    let request = signer.request(
+      .post, "/2013-09-01/users", body: ["userName": "sig", "password": "secret1"])
+    let created = await handler.handle(request)
+    #expect(created.headerFields["X-NCMB-Response-Signature"] != nil)
+    #expect(
+      NCMBSignature.verifyResponse(
+        created, to: request, clientKey: NCMBDemoKeys.clientKey, fqdn: fqdn) == true)
+    let duplicate = await handler.handle(request)
+    #expect(duplicate.ncmbCode == "E409001")
+    #expect(
+      NCMBSignature.verifyResponse(
+        duplicate, to: request, clientKey: NCMBDemoKeys.clientKey, fqdn: fqdn) == true)
+  }
+
   @Test("a GET query is signed exactly as received (raw, not re-encoded)")
   func rawQuerySigned() async throws {
     _ = await signUp("q:user", "secret1")
