@@ -5,6 +5,12 @@ import Foundation
 import NCMBUserBackend
 import UserBackendKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Builds the configured ``UserBackendKit/UserBackend``:
 ///
 /// ```swift
@@ -94,7 +100,12 @@ public enum UserBackends {
         setting: BackendConfiguration.settingName(ConfigurationVariable.home, "home"),
         reason: "the state directory \(directory.path) cannot be created")
     }
-    return try UserStore(path: directory.appendingPathComponent("fake.sqlite").path)
+    // Create the database file owner-only first: it holds password hashes and tokens, and
+    // SQLite gives its -wal and -shm files the same mode.
+    let path = directory.appendingPathComponent("fake.sqlite").path
+    let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+    if descriptor >= 0 { close(descriptor) }
+    return try UserStore(path: path)
   }
 
   /// The session-file namespace, one per backend and project, so switching backends or

@@ -42,8 +42,10 @@ enum EmulatorCommand {
       }
       do {
         let store = try UserStore(path: options.value("data") ?? ":memory:")
-        let server = EmulatorServer(
-          emulator: BackendEmulator(store: store, projectID: projectID), host: host, port: port)
+        let emulator = BackendEmulator(store: store, projectID: projectID)
+        let server = EmulatorServer(host: host, port: port) { request in
+          await emulator.handle(request)
+        }
         let signals = SignalWatch([SIGINT, SIGTERM])
         let bound = try server.start()
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)"
