@@ -1,0 +1,181 @@
+import Foundation
+import Synchronization
+import UserBackendKit
+
+/// One run of one contract in one environment: executes the steps in order and stops at
+/// the first mismatch.
+struct ContractExecution {
+  let contract: Contract
+  let environment: any ContractEnvironment
+  let store: InMemorySessionStore
+  let eventTimeout: Duration
+  var backend: any UserBackend
+  var values: [String: String]
+  var records: [String: StepValue] = [:]
+  var latestVerificationID: String?
+  var subscriptions: [String: EventCollector] = [:]
+  var latestSubscription: EventCollector?
+  /// Tokens and passwords seen in this run, scrubbed from every failure text.
+  var secrets: Set<String> = []
+
+  /// Runs every step; `nil` when all passed.
+  /// - Throws: ``ContractSkip`` when the environment declines a step (no SMS code).
+  mutating func run() async throws -> ContractFailure? {
+    defer { for collector in subscriptions.values { collector.stop() } }
+    for (index, rawStep) in contract.steps.enumerated() {
+      let step: ContractStep
+      do {
+        step = try substitute(rawStep)
+      } catch {
+        return failure(index, rawStep, expected: "a step whose variables have values", actual: "\(error)")
+      }
+      let result: Result<StepValue, any Error>
+      do {
+        result = .success(try await execute(step.operation, label: step.label, index: index))
+      } catch let skip as ContractSkip {
+        throw skip
+      } catch let failure as StepFailure {
+        return self.failure(index, step, expected: failure.expected, actual: failure.actual)
+      } catch {
+        result = .failure(error)
+      }
+      if case .success(let value) = result { secrets.formUnion(value.secrets) }
+      let matcher = ExpectationMatcher(records: records)
+      if let mismatch = matcher.check(step.expectation, result) {
+        return failure(index, step, expected: mismatch.expected, actual: mismatch.actual)
+      }
+      if let label = step.label, case .success(let value) = result { records[label] = value }
+    }
+    return nil
+  }
+
+  /// A problem with the environment rather than the backend (no clock, no backend).
+  struct StepFailure: Error {
+    var expected: String
+    var actual: String
+  }
+
+  private func failure(_ index: Int, _ step: ContractStep, expected: String, actual: String)
+    -> ContractFailure
+  {
+    ContractFailure(
+      step: index + 1, label: step.label, operation: step.operation.name.rawValue,
+      expected: redact(expected, secrets), actual: redact(actual, secrets))
+  }
+
+  private mutating func substitute(_ step: ContractStep) throws -> ContractStep {
+    let values = self.values
+    let tree = try JSONValue.of(step).mapStrings { try ContractVariables.substitute($0, values) }
+    let substituted = try JSONDecoder().decode(ContractStep.self, from: JSONEncoder().encode(tree))
+    collectPasswords(substituted.operation)
+    return substituted
+  }
+
+  private mutating func collectPasswords(_ operation: ContractOperation) {
+    switch operation {
+    case .signUp(let input), .signIn(let input): secrets.insert(input.password)
+    case .concurrent(let input): input.operations.forEach { collectPasswords($0) }
+    default: break
+    }
+  }
+
+  private mutating func execute(_ operation: ContractOperation, label: String?, index: Int)
+    async throws -> StepValue
+  {
+    switch operation {
+    case .restart:
+      do {
+        backend = try await environment.makeBackend(sessionStore: store)
+      } catch {
+        throw StepFailure(expected: "a restarted backend", actual: describeError(error))
+      }
+      return .none
+    case .advanceClock(let seconds):
+      guard let clock = environment.clock else {
+        throw StepFailure(expected: "a controllable clock", actual: "the environment has none")
+      }
+      clock.advance(by: seconds)
+      return .none
+    case .concurrent(let input):
+      let backend = self.backend
+      let context = operationContext
+      let results = await withTaskGroup(of: (Int, Result<StepValue, any Error>).self) { group in
+        for (number, operation) in input.operations.enumerated() {
+          group.addTask {
+            do {
+              return (number, .success(try await context.perform(operation, on: backend)))
+            } catch {
+              return (number, .failure(error))
+            }
+          }
+        }
+        var results: [(Int, Result<StepValue, any Error>)] = []
+        for await result in group { results.append(result) }
+        return results.sorted { $0.0 < $1.0 }.map(\.1)
+      }
+      for case .failure(let skip as ContractSkip) in results { throw skip }
+      var counts: [String: Int] = [:]
+      var first: AuthSession?
+      for result in results {
+        counts[outcomeName(result), default: 0] += 1
+        if case .success(let value) = result {
+          secrets.formUnion(value.secrets)
+          if first == nil, case .session(let session) = value { first = session }
+        }
+      }
+      return .outcomes(counts, firstSession: first)
+    case .authStateChanges:
+      let collector = EventCollector(backend.authStateChanges)
+      subscriptions[label ?? "#\(index)"] = collector
+      latestSubscription = collector
+      return .none
+    case .expectEvents(let name):
+      guard let collector = name.flatMap({ subscriptions[$0] }) ?? latestSubscription else {
+        throw StepFailure(expected: "a subscription", actual: "none was started")
+      }
+      guard case .events(let expected) = contract.steps[index].expectation else { return .none }
+      return .events(await collector.waitFor(count: expected.count, timeout: eventTimeout))
+    default:
+      let value = try await operationContext.perform(operation, on: backend)
+      if case .verificationID(let id) = value { latestVerificationID = id }
+      return value
+    }
+  }
+
+  private var operationContext: OperationContext {
+    OperationContext(
+      environment: environment, records: records, latestVerificationID: latestVerificationID)
+  }
+}
+
+/// Replaces every secret in `text` with `<redacted>`.
+func redact(_ text: String, _ secrets: Set<String>) -> String {
+  secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }.reduce(text) {
+    $0.replacingOccurrences(of: $1, with: "<redacted>")
+  }
+}
+
+/// Collects the events of one `authStateChanges` stream in the background.
+final class EventCollector: Sendable {
+  private let events = Mutex<[AuthStateChange]>([])
+  private let task = Mutex<Task<Void, Never>?>(nil)
+
+  init(_ stream: AsyncStream<AuthStateChange>) {
+    let handle = Task { [self] in
+      for await change in stream { self.events.withLock { $0.append(change) } }
+    }
+    task.withLock { $0 = handle }
+  }
+
+  /// The events so far, after waiting until there are `count` or `timeout` has passed.
+  func waitFor(count: Int, timeout: Duration) async -> [AuthStateChange] {
+    let deadline = ContinuousClock.now + timeout
+    while events.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return events.withLock { $0 }
+  }
+
+  /// Stops listening.
+  func stop() { task.withLock { $0?.cancel() } }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import UserBackendKit
+
+/// Plugs a backend into the contract runner (Go CDK's harness pattern): one harness per
+/// backend flavour (`"fake"`, `"firebase-emulator"`, `"ncmb-replay"`, ...).
+public protocol ContractHarness: Sendable {
+  /// The column name in reports, e.g. `"fake"`, `"firebase-replay"`.
+  var name: String { get }
+
+  /// A fresh environment for one run of `contract`: its own user database, clock and
+  /// (for replay) cassette.
+  ///
+  /// - Parameter variables: values the runner proposes for the contract's variables.
+  ///   A replaying environment answers the recorded values instead.
+  /// - Throws: ``ContractSkip`` to skip the contract with a reason (e.g. no cassette);
+  ///   any other error fails the contract.
+  func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
+    -> any ContractEnvironment
+}
+
+/// One run of one contract on one backend.
+public protocol ContractEnvironment: Sendable {
+  /// What the backend claims to support.
+  var capabilities: Set<Capability> { get }
+  /// The clock the backend reads, or `nil` when time is not controllable (live runs).
+  /// Non-nil satisfies ``Contract/controllableClock``.
+  var clock: ManualClock? { get }
+  /// The final variable values: the proposals, or the recorded ones when replaying.
+  var variables: [String: String] { get }
+
+  /// A backend over `sessionStore`. Called once at the start and again, with the same
+  /// store, for every `restart` step.
+  /// - Throws: configuration errors; they fail the contract.
+  func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend
+
+  /// The SMS code sent for `verificationID`, or `nil` when the environment cannot see
+  /// it (then phone sign-in steps skip the contract).
+  /// - Throws: errors reading the environment; they fail the contract.
+  func phoneVerificationCode(for verificationID: String) async throws -> String?
+
+  /// Called once when the run ends (not when it was skipped): replay checks that every
+  /// interaction was used; record writes the cassette only when `passed`.
+  /// - Throws: errors that fail the contract (unused interactions, a refused write).
+  func finish(passed: Bool) async throws
+}
+
+/// Thrown by a harness or environment to skip a contract instead of failing it.
+public struct ContractSkip: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Why, e.g. `"no cassette Recordings/firebase/x.har"`.
+  public var reason: String
+  /// A skip with a reason.
+  public init(_ reason: String) { self.reason = reason }
+  /// The reason.
+  public var description: String { reason }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import UserBackendKit
+
+/// Compares an operation's result with a step's expectation; pure and synchronous.
+struct ExpectationMatcher {
+  /// Earlier steps' values by label.
+  var records: [String: StepValue]
+
+  /// A mismatch: what was expected and what happened, both in words without secrets.
+  struct Mismatch: Error {
+    var expected: String
+    var actual: String
+  }
+
+  /// `nil` when `result` meets `expectation` (`nil` expectation: any success).
+  func check(_ expectation: Expectation?, _ result: Result<StepValue, any Error>) -> Mismatch? {
+    switch (expectation ?? .success, result) {
+    case (.error(let expected), .success(let value)):
+      return Mismatch(expected: describeExpected(expected), actual: value.summary)
+    case (.error(let expected), .failure(let error)):
+      return matchError(expected, error)
+    case (let expectation, .failure(let error)):
+      return Mismatch(expected: describeExpected(expectation), actual: describeError(error))
+    case (.success, .success):
+      return nil
+    case (.noUser, .success(let value)):
+      return value.user == nil ? nil : Mismatch(expected: "no user (nil)", actual: value.summary)
+    case (.user(let shape), .success(let value)):
+      return matchUser(shape, value)
+    case (.token(let expected), .success(let value)):
+      return matchToken(expected, value)
+    case (.outcomes(let counts), .success(let value)):
+      guard case .outcomes(let actual, _) = value else {
+        return Mismatch(expected: "outcomes " + describeCounts(counts), actual: value.summary)
+      }
+      return actual.filter({ $0.value > 0 }) == counts.filter({ $0.value > 0 })
+        ? nil : Mismatch(expected: "outcomes " + describeCounts(counts), actual: value.summary)
+    case (.events(let expected), .success(let value)):
+      guard case .events(let events) = value else {
+        return Mismatch(expected: "\(expected.count) events", actual: value.summary)
+      }
+      return matchEvents(expected, events)
+    }
+  }
+
+  private func matchError(_ expected: ErrorExpectation, _ error: any Error) -> Mismatch? {
+    let mismatch = Mismatch(expected: describeExpected(expected), actual: describeError(error))
+    guard let error = error as? UserBackendError, error.code.name == expected.error else {
+      return mismatch
+    }
+    switch error.code {
+    case .invalidInput(let field, _) where expected.field != nil && expected.field != field:
+      return mismatch
+    case .weakPassword(let minimum)
+    where expected.minimumLength != nil && expected.minimumLength != minimum:
+      return mismatch
+    default: return nil
+    }
+  }
+
+  /// The differences between a user (and its session) and a shape; empty when it matches.
+  func differences(_ shape: UserShape, user: User, isNewUser: Bool?) -> [String] {
+    var problems: [String] = []
+    func compare(_ name: String, _ expected: String?, _ actual: String?) {
+      guard let expected, expected != actual else { return }
+      problems.append("\(name) \"\(expected)\" but got " + (actual.map { "\"\($0)\"" } ?? "none"))
+    }
+    if let email = shape.email {
+      let canonical = CredentialValidation.canonicalEmail
+      if user.email.map(canonical) != canonical(email) { compare("email", email, user.email) }
+    }
+    compare("username", shape.username, user.username)
+    compare("phoneNumber", shape.phoneNumber, user.phoneNumber)
+    compare("displayName", shape.displayName, user.displayName)
+    if let providers = shape.providers, providers.sorted() != user.providers.sorted() {
+      problems.append(
+        "providers [\(providers.sorted().joined(separator: ", "))] but got "
+          + "[\(user.providers.sorted().joined(separator: ", "))]")
+    }
+    if let anonymous = shape.isAnonymous, anonymous != user.isAnonymous {
+      problems.append("isAnonymous \(anonymous) but got \(user.isAnonymous)")
+    }
+    if let expected = shape.isNewUser, expected != isNewUser {
+      problems.append("isNewUser \(expected) but got " + (isNewUser.map { "\($0)" } ?? "unknown"))
+    }
+    if let label = shape.sameUserAs {
+      if let problem = sameUser(label, user, same: true) { problems.append(problem) }
+    }
+    if let label = shape.differentUserFrom {
+      if let problem = sameUser(label, user, same: false) { problems.append(problem) }
+    }
+    return problems
+  }
+
+  private func sameUser(_ label: String, _ user: User, same: Bool) -> String? {
+    guard let other = records[label]?.user else {
+      return "step \"\(label)\" produced no user to compare with"
+    }
+    if same, other.id != user.id {
+      return "the user of step \"\(label)\" (id \"\(other.id)\") but got id \"\(user.id)\""
+    }
+    if !same, other.id == user.id {
+      return "a user other than step \"\(label)\"'s but got the same id \"\(user.id)\""
+    }
+    return nil
+  }
+
+  private func matchUser(_ shape: UserShape, _ value: StepValue) -> Mismatch? {
+    let isNewUser: Bool? =
+      if case .session(let session) = value { session.isNewUser } else { nil }
+    guard let user = value.user else {
+      return Mismatch(expected: describeExpected(.user(shape)), actual: value.summary)
+    }
+    let problems = differences(shape, user: user, isNewUser: isNewUser)
+    return problems.isEmpty
+      ? nil
+      : Mismatch(
+        expected: describeExpected(.user(shape)),
+        actual: value.summary + " — differs: " + problems.joined(separator: "; "))
+  }
+
+  private func matchToken(_ expected: TokenExpectation, _ value: StepValue) -> Mismatch? {
+    let wanted = describeExpected(.token(expected))
+    guard case .token(let token, let user) = value, !token.isEmpty else {
+      return Mismatch(expected: wanted, actual: value.summary)
+    }
+    if let label = expected.differentFrom, records[label]?.token == token {
+      return Mismatch(expected: wanted, actual: "the same token as step \"\(label)\"")
+    }
+    if let label = expected.sameAs, records[label]?.token != token {
+      return Mismatch(expected: wanted, actual: "a token different from step \"\(label)\"'s")
+    }
+    if let label = expected.sameUserAs {
+      guard let user else {
+        return Mismatch(expected: wanted, actual: "a token, but currentUser() is nil")
+      }
+      if let problem = sameUser(label, user, same: true) {
+        return Mismatch(expected: wanted, actual: "a token, but the signed-in user is not " + problem)
+      }
+    }
+    return nil
+  }
+
+  private func matchEvents(_ expected: [EventExpectation], _ events: [AuthStateChange])
+    -> Mismatch?
+  {
+    let wanted = "events " + expected.map(describeExpected).joined(separator: ", ")
+    guard events.count >= expected.count else {
+      return Mismatch(
+        expected: wanted,
+        actual: "only \(events.count) event(s) in time: " + describeEvents(events))
+    }
+    for (index, (want, got)) in zip(expected, events).enumerated() {
+      var problems: [String] = []
+      if want.event != got.event { problems.append("event \(want.event.rawValue) but got \(got.event.rawValue)") }
+      if want.isNil, let user = got.user { problems.append("no user but got " + describe(user)) }
+      if let shape = want.user {
+        if let user = got.user {
+          problems += differences(shape, user: user, isNewUser: nil)
+        } else {
+          problems.append("a user but got none")
+        }
+      }
+      if !problems.isEmpty {
+        return Mismatch(
+          expected: wanted,
+          actual: describeEvents(Array(events.prefix(expected.count)))
+            + " — event \(index + 1) differs: " + problems.joined(separator: "; "))
+      }
+    }
+    return nil
+  }
+
+  /// An expectation in words.
+  func describeExpected(_ expectation: Expectation) -> String {
+    switch expectation {
+    case .success: return "success"
+    case .noUser: return "no user (nil)"
+    case .error(let error): return describeExpected(error)
+    case .outcomes(let counts): return "outcomes " + describeCounts(counts)
+    case .events(let events): return "events " + events.map(describeExpected).joined(separator: ", ")
+    case .user(let shape): return "user(" + describeShape(shape) + ")"
+    case .token(let token):
+      var parts: [String] = []
+      if let label = token.differentFrom { parts.append("different from step \"\(label)\"") }
+      if let label = token.sameAs { parts.append("same as step \"\(label)\"") }
+      if let label = token.sameUserAs { parts.append("for the user of step \"\(label)\"") }
+      return "a non-empty token" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", "))
+    }
+  }
+
+  private func describeExpected(_ error: ErrorExpectation) -> String {
+    var text = "error " + error.error
+    if let field = error.field { text += "(field: \(field))" }
+    if let minimum = error.minimumLength { text += "(minimumLength: \(minimum))" }
+    return text
+  }
+
+  private func describeExpected(_ event: EventExpectation) -> String {
+    event.event.rawValue + "("
+      + (event.isNil ? "nil" : event.user.map(describeShape) ?? "any") + ")"
+  }
+
+  private func describeShape(_ shape: UserShape) -> String {
+    var parts: [String] = []
+    if let value = shape.email { parts.append("email: \"\(value)\"") }
+    if let value = shape.username { parts.append("username: \"\(value)\"") }
+    if let value = shape.phoneNumber { parts.append("phoneNumber: \"\(value)\"") }
+    if let value = shape.displayName { parts.append("displayName: \"\(value)\"") }
+    if let value = shape.providers { parts.append("providers: [\(value.sorted().joined(separator: ", "))]") }
+    if let value = shape.isAnonymous { parts.append("isAnonymous: \(value)") }
+    if let value = shape.isNewUser { parts.append("isNewUser: \(value)") }
+    if let label = shape.sameUserAs { parts.append("same user as step \"\(label)\"") }
+    if let label = shape.differentUserFrom { parts.append("not the user of step \"\(label)\"") }
+    return parts.isEmpty ? "any" : parts.joined(separator: ", ")
+  }
+}

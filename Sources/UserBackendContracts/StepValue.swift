@@ -1,0 +1,117 @@
+import Foundation
+import UserBackendKit
+
+/// What an operation produced, kept for expectations and for later steps' references.
+enum StepValue: Sendable {
+  /// A sign-in or sign-up session.
+  case session(AuthSession)
+  /// `currentUser()`'s answer.
+  case user(User?)
+  /// A bearer token, and the user signed in when it was read.
+  case token(String, user: User?)
+  /// A phone verification ID.
+  case verificationID(String)
+  /// Nothing (sign-out, restart, password reset, ...).
+  case none
+  /// A `concurrent` step: outcome name -> count, and the first session that succeeded.
+  case outcomes([String: Int], firstSession: AuthSession?)
+  /// An `expectEvents` step: the events observed.
+  case events([AuthStateChange])
+
+  /// The user this value carries, if any.
+  var user: User? {
+    switch self {
+    case .session(let session): session.user
+    case .user(let user): user
+    case .token(_, let user): user
+    case .outcomes(_, let session): session?.user
+    case .verificationID, .none, .events: nil
+    }
+  }
+
+  /// The token this value carries, if any.
+  var token: String? {
+    switch self {
+    case .token(let token, _): token
+    default: nil
+    }
+  }
+
+  /// Tokens this value carries, for scrubbing report text.
+  var secrets: [String] {
+    switch self {
+    case .session(let session): [session.bearerToken] + (session.refreshToken.map { [$0] } ?? [])
+    case .token(let token, _): [token]
+    case .outcomes(_, let session):
+      session.map { [$0.bearerToken] + ($0.refreshToken.map { [$0] } ?? []) } ?? []
+    default: []
+    }
+  }
+
+  /// A human description without secrets: `user(email: "a@x", providers: [password], ...)`.
+  var summary: String {
+    switch self {
+    case .session(let session):
+      "session for " + describe(session.user) + ", isNewUser: \(session.isNewUser)"
+    case .user(let user): user.map(describe) ?? "no user (nil)"
+    case .token(let token, _): token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
+    case .verificationID: "a verification ID"
+    case .none: "success"
+    case .outcomes(let counts, _): "outcomes " + describeCounts(counts)
+    case .events(let events): "events " + describeEvents(events)
+    }
+  }
+}
+
+/// `user(id: "…", email: "…", providers: [password], isAnonymous: false)`.
+func describe(_ user: User) -> String {
+  var parts = ["id: \"\(user.id)\""]
+  if let email = user.email { parts.append("email: \"\(email)\"") }
+  if let username = user.username { parts.append("username: \"\(username)\"") }
+  if let phone = user.phoneNumber { parts.append("phoneNumber: \"\(phone)\"") }
+  if let name = user.displayName { parts.append("displayName: \"\(name)\"") }
+  parts.append("providers: [\(user.providers.joined(separator: ", "))]")
+  parts.append("isAnonymous: \(user.isAnonymous)")
+  return "user(" + parts.joined(separator: ", ") + ")"
+}
+
+/// `{accountAlreadyExists: 19, success: 1}`, keys sorted.
+func describeCounts(_ counts: [String: Int]) -> String {
+  "{" + counts.keys.sorted().map { "\($0): \(counts[$0] ?? 0)" }.joined(separator: ", ") + "}"
+}
+
+/// `[initialState(nil), signedIn(u-1@example.com), signedOut(nil)]`.
+func describeEvents(_ events: [AuthStateChange]) -> String {
+  "["
+    + events.map { change in
+      "\(change.event.rawValue)(" + (change.user.map { $0.email ?? $0.username ?? $0.id } ?? "nil")
+        + ")"
+    }.joined(separator: ", ") + "]"
+}
+
+/// An error in words: `accountAlreadyExists [EMAIL_EXISTS]: message` for a
+/// `UserBackendError`, the type and description otherwise.
+func describeError(_ error: any Error) -> String {
+  if let error = error as? UserBackendError {
+    var text = "error " + error.code.name
+    switch error.code {
+    case .invalidInput(let field, _): text += "(field: \(field))"
+    case .weakPassword(let minimum): text += "(minimumLength: \(minimum))"
+    case .unsupported(let capability): text += "(capability: \(capability))"
+    default: break
+    }
+    if let backendCode = error.backendCode { text += " [\(backendCode.rawValue)]" }
+    return text + ": " + error.message
+  }
+  return "error \(type(of: error)): \(error)"
+}
+
+/// The outcome name of a `concurrent` sub-operation: `"success"` or the portable error
+/// name (`"other"` for errors that are not `UserBackendError`).
+func outcomeName(_ result: Result<StepValue, any Error>) -> String {
+  switch result {
+  case .success: "success"
+  case .failure(let error as UserBackendError): error.code.name
+  case .failure: "other"
+  }
+}

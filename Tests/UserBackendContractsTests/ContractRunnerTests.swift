@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import UserBackendContracts
+import UserBackendKit
+
+@Suite struct ContractRunnerTests {
+  @Test func everyBundledContractPassesOrSkipsOnTheTestBackend() async throws {
+    let contracts = try ContractLoader.load(directory: contractsDirectory)
+    let report = await ContractRunner(contracts: contracts, harnesses: [MemoryHarness()]).run()
+    #expect(report.failedCount == 0, "\(report.render(.text))")
+    #expect(report.passedCount >= 15)
+    #expect(report.results.map(\.contract) == contracts.map(\.name))
+    let phone = try #require(report.result(contract: "phone-sign-in", harness: "memory"))
+    #expect(phone.outcome == .skipped(reason: "missing capability phoneNumberSignIn"))
+  }
+
+  @Test func duplicateSignUpsAllowedIsReportedWithStepAndDifference() async throws {
+    let contract = try bundledContract("concurrent-duplicate-sign-up")
+    let result = await ContractRunner.run(
+      contract, on: MemoryHarness(flaws: [.allowDuplicates]))
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure, got \(result.outcome)")
+      return
+    }
+    #expect(failure.step == 1)
+    #expect(failure.label == "race")
+    #expect(failure.operation == "concurrent")
+    #expect(failure.expected == "outcomes {accountAlreadyExists: 19, success: 1}")
+    #expect(failure.actual == "outcomes {success: 20}")
+  }
+
+  @Test func sequentialDuplicateIsReportedAtTheSecondSignUp() async throws {
+    let contract = try bundledContract("duplicate-sign-up-rejected")
+    let result = await ContractRunner.run(contract, on: MemoryHarness(flaws: [.allowDuplicates]))
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure, got \(result.outcome)")
+      return
+    }
+    #expect(failure.location == "step 2 (signUp)")
+    #expect(failure.expected == "error accountAlreadyExists")
+    #expect(failure.actual.hasPrefix("session for user("))
+    #expect(!failure.actual.contains("another-password-9"))
+  }
+
+  @Test func wrongEmailNamesTheField() async throws {
+    let contract = try bundledContract("sign-up-then-current-user")
+    let result = await ContractRunner.run(contract, on: MemoryHarness(flaws: [.wrongEmail]))
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure, got \(result.outcome)")
+      return
+    }
+    #expect(failure.step == 1)
+    #expect(failure.label == "new")
+    #expect(failure.actual.contains("differs: email \"u-"))
+    #expect(failure.actual.contains("but got \"wrong@example.com\""))
+  }
+
+  @Test func tokensNeverAppearInFailures() async throws {
+    let contract = try bundledContract("id-token-forced-refresh")
+    let result = await ContractRunner.run(
+      contract, on: MemoryHarness(flaws: [.staleForcedRefresh]))
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure, got \(result.outcome)")
+      return
+    }
+    #expect(failure.label == "forced")
+    #expect(failure.actual == "the same token as step \"first\"")
+    let report = ContractReport(contracts: [contract.name], harnesses: ["memory"], results: [result])
+    for format in ReportFormat.allCases {
+      #expect(!report.render(format).contains("token-user-"))
+    }
+  }
+
+  @Test func missingCapabilityIsSkippedWithItsName() async throws {
+    let contract = try bundledContract("sign-in")
+    let result = await ContractRunner.run(
+      contract, on: MemoryHarness(capabilities: [.usernamePassword]))
+    #expect(result.outcome == .skipped(reason: "missing capability emailPassword"))
+  }
+
+  @Test func controllableClockIsAPseudoCapability() async throws {
+    let contract = try bundledContract("expired-token-refreshed-transparently")
+    let withClock = await ContractRunner.run(contract, on: MemoryHarness())
+    #expect(withClock.outcome == .passed)
+    let without = await ContractRunner.run(contract, on: MemoryHarness(controllableClock: false))
+    #expect(without.outcome == .skipped(reason: "missing capability controllableClock"))
+  }
+
+  @Test func harnessSkipAndSetupErrorsAreReported() async throws {
+    struct Declining: ContractHarness {
+      var name: String
+      var skip: Bool
+      func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
+        -> any ContractEnvironment
+      {
+        if skip { throw ContractSkip("no cassette for \(contract.name)") }
+        throw UserBackendError(.misconfigured(setting: "apiKey", reason: "missing"))
+      }
+    }
+    let contract = try bundledContract("sign-in")
+    let report = await ContractRunner(
+      contracts: [contract],
+      harnesses: [Declining(name: "skips", skip: true), Declining(name: "breaks", skip: false)]
+    ).run()
+    #expect(report.results[0].outcome == .skipped(reason: "no cassette for sign-in"))
+    guard case .failed(let failure) = report.results[1].outcome else {
+      Issue.record("expected a failure")
+      return
+    }
+    #expect(failure.step == nil)
+    #expect(failure.actual.contains("misconfigured"))
+  }
+
+  @Test func environmentGetsProposalsAndFinalValuesWin() async throws {
+    struct Recording: ContractHarness {
+      let name = "recorded"
+      func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
+        -> any ContractEnvironment
+      {
+        let base = try await MemoryHarness().makeEnvironment(for: contract, variables: variables)
+        return Fixed(base: base)
+      }
+      struct Fixed: ContractEnvironment {
+        let base: any ContractEnvironment
+        var capabilities: Set<Capability> { base.capabilities }
+        var clock: ManualClock? { base.clock }
+        var variables: [String: String] { ["email": "recorded@example.com"] }
+        func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
+          try await base.makeBackend(sessionStore: sessionStore)
+        }
+        func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
+        func finish(passed: Bool) async throws {}
+      }
+    }
+    let contract = Contract(
+      name: "fixed", description: "d", requires: [.emailPassword], variables: ["email": .email],
+      steps: [
+        ContractStep(
+          .signUp(CredentialInput(email: "{{email}}", password: "secret-1")),
+          expect: .user(UserShape(email: "recorded@example.com")))
+      ])
+    #expect(await ContractRunner.run(contract, on: Recording()).outcome == .passed)
+  }
+
+  @Test func finishErrorFailsAPassingRun() async throws {
+    struct Unused: Error, CustomStringConvertible {
+      var description: String { "2 interactions were not used" }
+    }
+    struct Strict: ContractHarness {
+      let name = "strict"
+      func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
+        -> any ContractEnvironment
+      {
+        Env(base: try await MemoryHarness().makeEnvironment(for: contract, variables: variables))
+      }
+      struct Env: ContractEnvironment {
+        let base: any ContractEnvironment
+        var capabilities: Set<Capability> { base.capabilities }
+        var clock: ManualClock? { base.clock }
+        var variables: [String: String] { base.variables }
+        func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
+          try await base.makeBackend(sessionStore: sessionStore)
+        }
+        func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
+        func finish(passed: Bool) async throws { throw Unused() }
+      }
+    }
+    let result = await ContractRunner.run(try bundledContract("sign-in"), on: Strict())
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure")
+      return
+    }
+    #expect(failure.operation == "finish")
+    #expect(failure.actual.contains("2 interactions were not used"))
+  }
+
+  @Test func progressSeesEveryResult() async throws {
+    let contracts = try ["sign-in", "sign-up-then-current-user"].map(bundledContract)
+    let seen = Counter()
+    let report = await ContractRunner(
+      contracts: contracts, harnesses: [MemoryHarness(), MemoryHarness(name: "second")],
+      maxConcurrentRuns: 3
+    ).run { _ in seen.increment() }
+    #expect(seen.value == 4)
+    #expect(report.results.map(\.harness) == ["memory", "second", "memory", "second"])
+  }
+}
+
+import Synchronization
+
+final class Counter: Sendable {
+  private let count = Mutex(0)
+  func increment() { count.withLock { $0 += 1 } }
+  var value: Int { count.withLock { $0 } }
+}
+
+@Suite struct RedactionTests {
+  @Test func aBackendErrorQuotingATokenIsScrubbed() async throws {
+    let contract = try bundledContract("sign-out-twice-is-not-an-error")
+    let result = await ContractRunner.run(
+      contract, on: MemoryHarness(flaws: [.leakTokenInSignOutError]))
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure, got \(result.outcome)")
+      return
+    }
+    #expect(failure.step == 2)
+    #expect(failure.actual.contains("rejected token <redacted>"))
+    #expect(!failure.actual.contains("token-user-"))
+  }
+}
