@@ -98,7 +98,8 @@ public final class UserStore: Sendable {
       phone_number TEXT NOT NULL,
       code TEXT NOT NULL,
       created_at REAL NOT NULL,
-      expires_at REAL NOT NULL
+      expires_at REAL NOT NULL,
+      failed_attempts INTEGER NOT NULL DEFAULT 0
     );
     CREATE TABLE IF NOT EXISTS password_reset_requests (
       sequence INTEGER PRIMARY KEY AUTOINCREMENT,
