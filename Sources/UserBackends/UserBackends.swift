@@ -36,8 +36,25 @@ public enum UserBackends {
   public static func make(
     from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil
   ) throws -> any UserBackend {
+    try make(
+      from: configuration, transport: transport,
+      sessionStore: try self.sessionStore(for: configuration))
+  }
+
+  /// Builds the backend `configuration` selects with a given session store and clock (the
+  /// contract harnesses pass an in-memory store and a `ManualClock`).
+  ///
+  /// - Parameters:
+  ///   - transport: the HTTP transport for firebase and ncmb; `nil` means
+  ///     `URLSessionTransport()`. Ignored by the fake.
+  ///   - clock: the clock firebase and ncmb read (token expiry, NCMB timestamps). The fake
+  ///     reads its store's clock.
+  /// - Throws: ``BackendConfigurationError`` or the backend's initialisation error.
+  public static func make(
+    from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil,
+    sessionStore: any SessionStore, clock: any AuthClock = SystemClock()
+  ) throws -> any UserBackend {
     try configuration.validate()
-    let sessionStore = try self.sessionStore(for: configuration)
     switch configuration.backend {
     case .fake:
       return FakeUserBackend(store: try fakeStore(for: configuration), sessionStore: sessionStore)
@@ -48,7 +65,7 @@ public enum UserBackends {
           projectID: configuration.firebase.projectID,
           emulatorHost: configuration.firebase.emulatorHost),
         transport: transport ?? URLSessionTransport(),
-        sessionStore: sessionStore)
+        sessionStore: sessionStore, clock: clock)
     case .ncmb:
       return try NCMBUserBackend(
         configuration: NCMBConfiguration(
@@ -56,8 +73,18 @@ public enum UserBackends {
           clientKey: configuration.ncmb.clientKey ?? "",
           baseURL: try configuration.ncmbBaseURL()),
         transport: transport ?? URLSessionTransport(),
-        sessionStore: sessionStore)
+        sessionStore: sessionStore, clock: clock)
     }
+  }
+
+  /// The secret values of `configuration` (API key, application key, client key; those
+  /// that are set), for leak scans of cassettes and output.
+  public static func secrets(of configuration: BackendConfiguration) -> [String] {
+    [
+      configuration.firebase.apiKey, configuration.ncmb.applicationKey,
+      configuration.ncmb.clientKey,
+    ]
+    .compactMap { $0 }.filter { !$0.isEmpty }
   }
 
   /// The state directory of `configuration` (``BackendConfiguration/home``).

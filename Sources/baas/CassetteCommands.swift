@@ -83,8 +83,3 @@ enum CassetteCommands {
     ].compactMap { environment[$0] }.filter { !$0.isEmpty }
   }
 }
-
-/// `record` and the cassette commands.
-enum RecordingCommands {
-  static let all: [Command] = CassetteCommands.all
-}

@@ -65,6 +65,10 @@ enum VerifyCommand {
 
   /// One progress line for a finished contract.
   static func progressLine(_ result: ContractResult) -> String {
-    "\(result)"
+    switch result.outcome {
+    case .passed: "pass  \(result.harness)  \(result.contract)"
+    case .failed(let failure): "FAIL  \(result.harness)  \(result.contract): \(failure)"
+    case .skipped(let reason): "skip  \(result.harness)  \(result.contract) (\(reason))"
+    }
   }
 }
