@@ -175,7 +175,7 @@ public final class FakeUserBackend: UserBackend {
     let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
     let session = makeSession(
       for: record.user, refreshToken: refreshToken, isNewUser: isNewUser)
-    var state = (try? await sessionStore.load()) ?? .empty
+    var state = try await sessionStore.load()
     if let verificationID, state.pendingPhoneVerification?.verificationID == verificationID {
       state.pendingPhoneVerification = nil
     }

@@ -243,4 +243,16 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
     #expect(original?.code == .sessionExpired)
     #expect(try await fixture.backend.currentUser() == nil)
   }
+
+  @Test func aServerFailureDuringRefreshKeepsTheSession() async throws {
+    let fixture = try Fixture()
+    let session = try await fixture.backend.signUp(.email("ann@example.com", password: "secret1"))
+    // Break the token table: the store now fails with a database error, not a rejection.
+    try fixture.store.locked { db in try db.execute(script: "DROP TABLE refresh_tokens") }
+    let error = await backendError { try await fixture.backend.idToken(forceRefresh: true) }
+    #expect(error?.code.name == "server")
+    #expect(error?.backendCode == "DATABASE_ERROR")
+    #expect(try await fixture.backend.currentUser() == session.user)
+    #expect(try await fixture.sessions.load().session == session)
+  }
 }
