@@ -44,7 +44,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(name: "BackendHTTP", dependencies: ["UserBackendKit"], swiftSettings: strictSettings),
-    .target(name: "HTTPReplay", dependencies: ["BackendHTTP"], swiftSettings: strictSettings),
+    .target(
+      name: "HTTPReplay",
+      dependencies: ["BackendHTTP", "UserBackendKit"],
+      swiftSettings: strictSettings
+    ),
 
     // Adapters (no adapter imports another).
     .target(

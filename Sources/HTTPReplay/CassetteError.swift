@@ -1,0 +1,36 @@
+import Foundation
+
+/// Why a cassette could not be read, written or used. Messages name files, fields and
+/// leak locations, never a secret value.
+public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No cassette at the path (replay mode needs one).
+  case notFound(path: String)
+  /// The file could not be read or parsed as JSON.
+  case unreadable(path: String, reason: String)
+  /// A required field is missing or has the wrong type.
+  case malformed(field: String, reason: String)
+  /// The file is HAR but has no `log._replay` block.
+  case missingReplayBlock
+  /// `_replay.format` is newer than this library understands.
+  case unsupportedFormat(Int)
+  /// The leak scan found secrets; nothing was written.
+  case leakDetected([LeakFinding])
+  /// Writing the file failed; any previous file is unchanged.
+  case writeFailed(path: String, reason: String)
+
+  /// One line (plus one line per leak finding).
+  public var description: String {
+    switch self {
+    case .notFound(let path): "no cassette at \(path)"
+    case .unreadable(let path, let reason): "cannot read cassette \(path): \(reason)"
+    case .malformed(let field, let reason): "malformed cassette: \(field): \(reason)"
+    case .missingReplayBlock: "malformed cassette: log._replay is missing"
+    case .unsupportedFormat(let format):
+      "cassette format \(format) is newer than this library (\(ReplayMetadata.currentFormat))"
+    case .leakDetected(let findings):
+      "refusing to write the cassette: the leak scan found \(findings.count) secret(s)\n"
+        + findings.map { "  - \($0)" }.joined(separator: "\n")
+    case .writeFailed(let path, let reason): "cannot write cassette \(path): \(reason)"
+    }
+  }
+}

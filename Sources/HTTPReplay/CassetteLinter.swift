@@ -1,0 +1,86 @@
+import Foundation
+
+/// Checks cassette files: HAR 1.2 structure, the `_replay` block, and a leak scan (generic
+/// shapes plus any given secrets). Backs `baas cassette lint DIR`.
+public enum CassetteLinter {
+  /// One problem in one file.
+  public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem.
+    public enum Kind: String, Sendable, Hashable {
+      /// A missing or mistyped field.
+      case schema
+      /// A secret or secret shape.
+      case leak
+    }
+
+    /// The file, relative to the linted folder (or as given).
+    public var file: String
+    /// Where: a field path (`log.entries[0].request.url`) or `line L, column C`.
+    public var location: String
+    /// What is wrong (never a secret value).
+    public var message: String
+    /// The kind.
+    public var kind: Kind
+
+    /// A finding.
+    public init(file: String, location: String, message: String, kind: Kind) {
+      self.file = file
+      self.location = location
+      self.message = message
+      self.kind = kind
+    }
+
+    /// `firebase/sign-up.har: log.entries[0].time: missing (schema)`.
+    public var description: String { "\(file): \(location): \(message) (\(kind.rawValue))" }
+  }
+
+  /// Lints every `.har` file under `directory` (recursively), in path order. An unreadable
+  /// folder or file is reported as a finding.
+  /// - Parameter secrets: values to scan for besides the generic shapes.
+  public static func lint(directory: URL, secrets: [String] = []) -> [Finding] {
+    let root = directory.standardizedFileURL
+    guard
+      let enumerator = FileManager.default.enumerator(
+        at: root, includingPropertiesForKeys: nil)
+    else {
+      return [
+        Finding(file: root.path, location: "(folder)", message: "cannot be read", kind: .schema)
+      ]
+    }
+    var files: [URL] = []
+    for case let url as URL in enumerator where url.pathExtension.lowercased() == "har" {
+      files.append(url.standardizedFileURL)
+    }
+    var findings: [Finding] = []
+    for url in files.sorted(by: { $0.path < $1.path }) {
+      var name = url.path
+      if name.hasPrefix(root.path + "/") { name.removeFirst(root.path.count + 1) }
+      guard let data = try? Data(contentsOf: url) else {
+        findings.append(
+          Finding(file: name, location: "(file)", message: "cannot be read", kind: .schema))
+        continue
+      }
+      findings += lint(data: data, file: name, secrets: secrets)
+    }
+    return findings
+  }
+
+  /// Lints one cassette's bytes.
+  public static func lint(data: Data, file: String, secrets: [String] = []) -> [Finding] {
+    var findings: [Finding] = []
+    if let object = try? JSONSerialization.jsonObject(with: data) {
+      findings += HARSchema.problems(in: object).map {
+        Finding(file: file, location: $0.path, message: $0.message, kind: .schema)
+      }
+    } else {
+      findings.append(Finding(file: file, location: "(file)", message: "not JSON", kind: .schema))
+    }
+    findings += LeakScanner.scan(data, secrets: secrets).map { leak in
+      Finding(
+        file: file, location: "line \(leak.line), column \(leak.column)",
+        message: leak.secretIndex.map { "\(leak.form) form of secret #\($0 + 1)" }
+          ?? "\(leak.form) found", kind: .leak)
+    }
+    return findings
+  }
+}

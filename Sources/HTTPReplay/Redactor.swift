@@ -1,0 +1,291 @@
+import BackendHTTP
+import UserBackendKit
+import Foundation
+import Synchronization
+
+/// Applies ``RedactionRules`` to requests and responses with one alias table, so the same
+/// secret value always becomes the same alias (`<REFRESH_TOKEN_1>`, numbered per category by
+/// first appearance) and a token that comes out of a response and goes back into a request
+/// still matches.
+///
+/// Redaction is idempotent: values that already look like aliases (`<NAME_1>`, `<NAME>`),
+/// values this redactor produced, and unsigned JWTs are left as they are. That is what lets
+/// replay apply the cassette's rules to live requests, whose tokens are the redacted values
+/// that replayed responses handed out.
+///
+/// A signed JWT becomes an unsigned one (`alg: none`, empty signature) with the same claim
+/// names; claims named in ``RedactionRules/jwtClaims`` are aliased, values already aliased
+/// elsewhere are replaced by their alias, and `exp`/`iat`/`nbf`/`auth_time` move by
+/// `timeShift` seconds (so they stay relative to the cassette clock).
+public final class Redactor: Sendable {
+  /// The rules applied.
+  public let rules: RedactionRules
+  private let state: Mutex<AliasTable>
+
+  /// A redactor with an empty alias table.
+  /// - Parameters:
+  ///   - timeShift: seconds added to JWT time claims (cassette clock minus the real time
+  ///     the recording started); 0 keeps them.
+  ///   - knownAliases: live value -> alias pairs to start from (e.g. the fake API key a
+  ///     replay harness uses -> `<FIREBASE_API_KEY_1>`).
+  public init(
+    rules: RedactionRules, timeShift: TimeInterval = 0, knownAliases: [String: String] = [:]
+  ) {
+    self.rules = rules
+    var table = AliasTable(timeShift: timeShift, jwtClaims: rules.jwtClaims)
+    for (value, alias) in knownAliases.sorted(by: { $0.value < $1.value }) {
+      table.seed(value: value, alias: alias)
+    }
+    state = Mutex(table)
+  }
+
+  /// The request with every rule applied: query parameters (in the URL), header fields
+  /// (removed ones dropped), JSON and form body fields, signed JWTs anywhere, and values
+  /// already aliased wherever they appear.
+  public func redact(_ request: HTTPRequest) -> HTTPRequest {
+    state.withLock { table in
+      var result = request
+      result.url = table.redactURL(request.url, rules: rules)
+      var fields = HTTPFields()
+      for field in request.headerFields {
+        let rule = rules.requestHeaders.first { $0.name.lowercased() == field.name.lowercased() }
+        if let value = table.redactHeader(field.value, rule: rule) {
+          fields.append(name: field.name, value: value)
+        }
+      }
+      result.headerFields = fields
+      result.body = table.redactBody(
+        request.body, contentType: request.headerFields["Content-Type"], rules: rules)
+      return result
+    }
+  }
+
+  /// The response with only allow-listed header fields (values redacted) and the body
+  /// redacted like a request body.
+  public func redact(_ response: HTTPResponse) -> HTTPResponse {
+    state.withLock { table in
+      var result = response
+      let allowed = Set(rules.responseHeaderAllowList.map { $0.lowercased() })
+      var fields = HTTPFields()
+      for field in response.headerFields where allowed.contains(field.name.lowercased()) {
+        fields.append(name: field.name, value: table.redactText(field.value))
+      }
+      result.headerFields = fields
+      result.body = table.redactBody(
+        response.body, contentType: response.headerFields["Content-Type"], rules: rules)
+      return result
+    }
+  }
+
+  /// `text` with every signed JWT replaced and every already-aliased value swapped for its
+  /// alias (for variables and free text).
+  public func redactText(_ text: String) -> String {
+    state.withLock { $0.redactText(text) }
+  }
+
+  /// The alias of exactly `value` when it was aliased before, else ``redactText(_:)``
+  /// (for variables, whose values may be short secrets such as passwords).
+  public func redactValue(_ value: String) -> String {
+    state.withLock { $0.byValue[value] ?? $0.redactText(value) }
+  }
+
+  /// The aliases handed out so far, sorted (never the values they stand for).
+  public var aliases: [String] {
+    state.withLock { Array(Set($0.byValue.values)).sorted() }
+  }
+}
+
+/// `true` for `<NAME>` or `<NAME_1>`: upper-case letters, digits and `_` in angle brackets.
+func isAliasShaped(_ value: String) -> Bool {
+  let scalars = value.unicodeScalars
+  guard scalars.count >= 3, scalars.first == "<", scalars.last == ">" else { return false }
+  return scalars.dropFirst().dropLast().allSatisfy {
+    ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+  }
+}
+
+/// The mutable alias table behind a ``Redactor`` (always used under its lock).
+struct AliasTable {
+  var byValue: [String: String] = [:]
+  var counters: [String: Int] = [:]
+  var outputs: Set<String> = []
+  let timeShift: TimeInterval
+  let jwtClaims: [RedactionRule]
+
+  init(timeShift: TimeInterval, jwtClaims: [RedactionRule]) {
+    self.timeShift = timeShift
+    self.jwtClaims = jwtClaims
+  }
+
+  mutating func seed(value: String, alias: String) {
+    byValue[value] = alias
+    outputs.insert(alias)
+    guard isAliasShaped(alias), let underscore = alias.lastIndex(of: "_") else { return }
+    let category = String(alias.dropFirst().prefix(upTo: underscore))
+    if let number = Int(alias[alias.index(after: underscore)...].dropLast()) {
+      counters[category] = max(counters[category] ?? 0, number)
+    }
+  }
+
+  /// The alias for `value` in `category`, creating it on first sight.
+  mutating func alias(_ value: String, category: String) -> String {
+    if value.isEmpty || isAliasShaped(value) || outputs.contains(value) { return value }
+    if let existing = byValue[value] { return existing }
+    if let token = try? JSONWebToken(parsing: value) {
+      if token.signature.isEmpty { return value }
+      let replacement = replaceJWT(token)
+      byValue[value] = replacement
+      outputs.insert(replacement)
+      return replacement
+    }
+    let number = (counters[category] ?? 0) + 1
+    counters[category] = number
+    let alias = "<\(category)_\(number)>"
+    byValue[value] = alias
+    outputs.insert(alias)
+    return alias
+  }
+
+  /// Applies one rule to `value`; `nil` means "drop the field".
+  mutating func apply(_ rule: RedactionRule, to value: String) -> String? {
+    switch rule.kind {
+    case .remove: return nil
+    case .constant: return rule.label
+    case .alias: return alias(value, category: rule.label)
+    }
+  }
+
+  mutating func redactHeader(_ value: String, rule: RedactionRule?) -> String? {
+    guard let rule else { return redactText(value) }
+    guard rule.kind == .alias else { return apply(rule, to: value) }
+    // `Bearer X`, `Basic X`: keep the scheme, alias the credential.
+    if let space = value.firstIndex(of: " "),
+      value[..<space].allSatisfy({ $0.isLetter }), !value[..<space].isEmpty
+    {
+      let credential = value[value.index(after: space)...].trimmingCharacters(in: .whitespaces)
+      return "\(value[..<space]) " + alias(credential, category: rule.label)
+    }
+    return alias(value, category: rule.label)
+  }
+
+  mutating func redactURL(_ url: URL, rules: RedactionRules) -> URL {
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+      let query = components.percentEncodedQuery
+    else { return url }
+    let redacted = redactPairs(query, rules: rules.queryParameters, plusIsSpace: false)
+    components.percentEncodedQuery = redacted.isEmpty ? nil : redacted
+    return components.url ?? url
+  }
+
+  /// Redacts `name=value&…` text (a query or a form body), re-encoding only changed values.
+  mutating func redactPairs(_ text: String, rules: [RedactionRule], plusIsSpace: Bool) -> String {
+    var parts: [String] = []
+    for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
+      guard let equals = pair.firstIndex(of: "=") else {
+        parts.append(String(pair))
+        continue
+      }
+      let rawName = String(pair[..<equals])
+      let rawValue = String(pair[pair.index(after: equals)...])
+      let name = FormCoding.decode(rawName, plusIsSpace: plusIsSpace)
+      let value = FormCoding.decode(rawValue, plusIsSpace: plusIsSpace)
+      let newValue: String?
+      if let rule = rules.first(where: { $0.name == name }) {
+        newValue = apply(rule, to: value)
+      } else {
+        newValue = redactText(value)
+      }
+      guard let newValue else { continue }
+      parts.append(newValue == value ? String(pair) : rawName + "=" + FormCoding.encode(newValue))
+    }
+    return parts.joined(separator: "&")
+  }
+
+  mutating func redactBody(_ body: Data, contentType: String?, rules: RedactionRules) -> Data {
+    guard !body.isEmpty else { return body }
+    let mediaType = contentType?.lowercased() ?? ""
+    if let json = BodyCoding.jsonObject(body, mediaType: mediaType) {
+      let redacted = redactJSON(json, rules: rules.jsonFields)
+      return BodyCoding.compactJSON(redacted) ?? body
+    }
+    guard let text = String(data: body, encoding: .utf8) else { return body }
+    if mediaType.contains("x-www-form-urlencoded") {
+      return Data(redactPairs(text, rules: rules.formFields, plusIsSpace: true).utf8)
+    }
+    return Data(redactText(text).utf8)
+  }
+
+  mutating func redactJSON(_ value: Any, rules: [RedactionRule]) -> Any {
+    if let object = value as? [String: Any] {
+      var result: [String: Any] = [:]
+      for key in object.keys.sorted() {
+        guard let child = object[key] else { continue }
+        if let rule = rules.first(where: { $0.name == key }) {
+          if rule.kind == .remove { continue }
+          if let string = child as? String {
+            if let replaced = apply(rule, to: string) { result[key] = replaced }
+            continue
+          }
+          if rule.kind == .constant {
+            result[key] = rule.label
+            continue
+          }
+        }
+        result[key] = redactJSON(child, rules: rules)
+      }
+      return result
+    }
+    if let array = value as? [Any] { return array.map { redactJSON($0, rules: rules) } }
+    if let string = value as? String { return redactText(string) }
+    return value
+  }
+
+  /// Replaces signed JWTs and already-aliased values inside free text.
+  mutating func redactText(_ text: String) -> String {
+    var result = text
+    for range in SignedJWTScanner.ranges(in: result).reversed() {
+      let token = String(result[range])
+      result.replaceSubrange(range, with: alias(token, category: "JWT"))
+    }
+    guard !byValue.isEmpty, result.count >= 8 else { return result }
+    for (value, alias) in byValue.sorted(by: { $0.key.count > $1.key.count })
+    where value.count >= 8 && result.contains(value) {
+      result = result.replacingOccurrences(of: value, with: alias)
+    }
+    return result
+  }
+
+  /// An unsigned JWT with the same claim names as `token`.
+  mutating func replaceJWT(_ token: JSONWebToken) -> String {
+    let claims = (try? JSONSerialization.jsonObject(with: token.payload)) as? [String: Any] ?? [:]
+    let header = (try? JSONSerialization.jsonObject(with: token.header)) as? [String: Any] ?? [:]
+    var newClaims: [String: Any] = [:]
+    for key in claims.keys.sorted() {
+      guard let value = claims[key] else { continue }
+      newClaims[key] = replaceClaim(key, value)
+    }
+    return JSONWebToken.unsigned(
+      claims: newClaims, header: ["alg": "none", "typ": header["typ"] as? String ?? "JWT"])
+  }
+
+  static let timeClaims: Set<String> = ["exp", "iat", "nbf", "auth_time"]
+
+  private mutating func replaceClaim(_ key: String, _ value: Any) -> Any {
+    if Self.timeClaims.contains(key), let number = value as? NSNumber, !isJSONBool(value) {
+      return Int((number.doubleValue + timeShift).rounded())
+    }
+    if let string = value as? String {
+      if let rule = jwtClaims.first(where: { $0.name == key }) {
+        return apply(rule, to: string) ?? ""
+      }
+      return redactText(string)
+    }
+    if let object = value as? [String: Any] {
+      var result: [String: Any] = [:]
+      for (childKey, child) in object { result[childKey] = replaceClaim(childKey, child) }
+      return result
+    }
+    if let array = value as? [Any] { return array.map { replaceClaim(key, $0) } }
+    return value
+  }
+}
