@@ -138,8 +138,9 @@ public enum UserBackends {
   /// The session-file namespace, one per backend and project, so switching backends or
   /// projects never mixes sessions:
   /// - fake: `fake`
-  /// - firebase: `firebase-<projectID>` (`firebase-default` without a project ID), plus
-  ///   `-emulator-<host>-<port>` when an emulator host is set;
+  /// - firebase: `firebase-<projectID>` (`firebase-default` without a project ID), or
+  ///   `firebase-emulator-<projectID>-<host>-<port>` against an emulator (so two emulators
+  ///   never share a session);
   /// - ncmb: `ncmb-<host>[-<port>]-<first 12 hex digits of SHA-256(application key)>`
   ///   (the key itself never appears in a file name).
   public static func sessionNamespace(for configuration: BackendConfiguration) -> String {
@@ -147,13 +148,11 @@ public enum UserBackends {
     case .fake:
       return "fake"
     case .firebase:
-      var name = "firebase-" + (configuration.firebase.projectID ?? "default")
-      if let host = configuration.firebase.emulatorHost,
+      let project = configuration.firebase.projectID ?? "default"
+      guard let host = configuration.firebase.emulatorHost,
         let parsed = try? BackendConfiguration.parseHostPort(host)
-      {
-        name += "-emulator-\(parsed.host)-\(parsed.port)"
-      }
-      return name
+      else { return "firebase-\(project)" }
+      return "firebase-emulator-\(project)-\(parsed.host)-\(parsed.port)"
     case .ncmb:
       let url = try? configuration.ncmbBaseURL()
       var name = "ncmb-" + (url?.host ?? "invalid")
