@@ -127,11 +127,19 @@ public enum UserBackends {
         setting: BackendConfiguration.settingName(ConfigurationVariable.home, "home"),
         reason: "the state directory \(directory.path) cannot be created")
     }
-    // Create the database file owner-only first: it holds password hashes and tokens, and
-    // SQLite gives its -wal and -shm files the same mode.
-    let path = directory.appendingPathComponent("fake.sqlite").path
-    let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
-    if descriptor >= 0 { close(descriptor) }
+    return try openUserStore(atPath: directory.appendingPathComponent("fake.sqlite").path)
+  }
+
+  /// Opens a `UserStore` file (the fake's database, `baas emulator --data FILE`), creating
+  /// it owner-only (mode 0600) first when missing: it holds password hashes and tokens,
+  /// and SQLite gives its `-wal` and `-shm` files the same mode. `":memory:"` is passed
+  /// through.
+  /// - Throws: the store's `UserStoreError`.
+  public static func openUserStore(atPath path: String) throws -> UserStore {
+    if path != ":memory:" {
+      let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+      if descriptor >= 0 { close(descriptor) }
+    }
     return try UserStore(path: path)
   }
 

@@ -1,8 +1,8 @@
 import BackendEmulator
 import Dispatch
-import FakeUserBackend
 import Foundation
 import Synchronization
+import UserBackends
 
 #if canImport(Glibc)
   import Glibc
@@ -41,7 +41,7 @@ enum EmulatorCommand {
           "--project-id must be a project ID such as demo-project", command: "emulator")
       }
       do {
-        let store = try UserStore(path: options.value("data") ?? ":memory:")
+        let store = try UserBackends.openUserStore(atPath: options.value("data") ?? ":memory:")
         let emulator = BackendEmulator(store: store, projectID: projectID)
         let server = EmulatorServer(host: host, port: port) { request in
           await emulator.handle(request)

@@ -9,7 +9,7 @@ import Foundation
 /// Where the password comes from. It is never an argument value (arguments show up in
 /// `ps` and shell history):
 /// 1. `--password-stdin`: the first line of standard input (the line terminator removed,
-///    nothing else trimmed);
+///    nothing else trimmed; read without echo when standard input is a terminal);
 /// 2. the `BAAS_PASSWORD` environment variable;
 /// 3. a prompt without echo when standard input is a terminal.
 enum PasswordInput {
@@ -19,7 +19,11 @@ enum PasswordInput {
     throws -> String
   {
     if fromStandardInput {
-      guard let line = readLine(strippingNewline: true) else {
+      // On a terminal, read the line without echo rather than show what is typed.
+      let input =
+        Console.standardInputIsTerminal
+        ? promptWithoutEcho("Password: ") : readLine(strippingNewline: true)
+      guard let line = input else {
         throw UsageError("--password-stdin: standard input is empty", command: command)
       }
       return line.hasSuffix("\r") ? String(line.dropLast()) : line

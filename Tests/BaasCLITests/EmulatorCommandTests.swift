@@ -19,11 +19,13 @@ struct RunningEmulator {
 
   /// Starts the emulator on a free port and waits (at most `timeout` seconds) for its
   /// banner.
-  static func start(in home: URL, timeout: TimeInterval = 60) async throws -> RunningEmulator {
+  static func start(in home: URL, arguments: [String] = [], timeout: TimeInterval = 60)
+    async throws -> RunningEmulator
+  {
     let executable = try #require(Baas.executable, "the baas executable was not found")
     let process = Process()
     process.executableURL = executable
-    process.arguments = ["emulator", "--host", "127.0.0.1", "--port", "0"]
+    process.arguments = ["emulator", "--host", "127.0.0.1", "--port", "0"] + arguments
     process.environment = ["BAAS_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
     let output = Pipe()
     let error = Pipe()
@@ -174,5 +176,33 @@ struct EmulatorCommandTests {
     defer { baas.cleanUp() }
     let result = try await baas.run(["emulator", "--port", "99999"])
     #expect(result.status == 2)
+  }
+}
+
+@Suite("baas emulator --data keeps users in an owner-only file")
+struct EmulatorDataTests {
+  @Test("users survive an emulator restart on the same --data file; the file is 0600")
+  func dataFile() async throws {
+    var baas = try Baas()
+    defer { baas.cleanUp() }
+    let data = baas.home.appendingPathComponent("emulator.sqlite")
+    let account = uniqueAccount()
+    let password = ["BAAS_PASSWORD": account.password]
+    for round in 0..<2 {
+      let emulator = try await RunningEmulator.start(
+        in: baas.home, arguments: ["--data", data.path])
+      baas.environment = [
+        "BAAS_BACKEND": "firebase", "FIREBASE_API_KEY": "test-api-key",
+        "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(emulator.port)",
+      ]
+      let command = round == 0 ? "signup" : "signin"
+      let result = try await baas.run([command, "--email", account.email], environment: password)
+      let stop = await emulator.stop()
+      #expect(result.status == 0, "\(command): \(result.allOutput)")
+      #expect(stop.status == 0)
+    }
+    let attributes = try FileManager.default.attributesOfItem(atPath: data.path)
+    let mode = try #require(attributes[.posixPermissions] as? NSNumber).intValue
+    #expect(mode & 0o777 == 0o600)
   }
 }
