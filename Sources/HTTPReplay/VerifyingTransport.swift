@@ -50,8 +50,10 @@ public final class VerifyingTransport: HTTPTransport {
     redactor = Redactor(rules: cassette.rules)
     recorded = try cassette.interactions()
     var queues: [String: [Int]] = [:]
+    let storedRedactor = Redactor(rules: cassette.rules)
     for (index, interaction) in recorded.enumerated() {
-      let shape = RequestShape(interaction.request, matchHeaders: cassette.rules.matchHeaders)
+      let shape = RequestShape(
+        storedRedactor.redact(interaction.request), matchHeaders: cassette.rules.matchHeaders)
       queues[shape.key, default: []].append(index)
     }
     state = Mutex((queues, []))
