@@ -68,7 +68,7 @@ let package = Package(
     ),
     .target(
       name: "BackendEmulator",
-      dependencies: ["FakeUserBackend", "BackendHTTP", "UserBackendKit"],
+      dependencies: ["FakeUserBackend", "BackendHTTP", "UserBackendKit", "NCMBUserBackend"],
       swiftSettings: strictSettings
     ),
 

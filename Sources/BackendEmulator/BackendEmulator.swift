@@ -1,0 +1,76 @@
+import BackendHTTP
+import FakeUserBackend
+
+/// Both emulated wire protocols over one ``FakeUserBackend/UserStore``, routed by path:
+/// requests whose path has a `/2013-09-01/` segment go to the ``NCMBHandler`` (on any
+/// host), everything else to the ``FirebaseAuthHandler`` (production hosts, the
+/// emulator's path-prefixed URL form, and `/emulator/v1/projects/{id}/…`). The two path
+/// spaces do not collide, so one server port serves both (DESIGN.md "The emulator").
+public struct BackendEmulator: Sendable {
+  /// The accounts both protocols share.
+  public let store: UserStore
+  /// The Firebase Auth handler.
+  public let firebase: FirebaseAuthHandler
+  /// The NCMB handler.
+  public let ncmb: NCMBHandler
+
+  /// An emulator over `store`.
+  ///
+  /// - Parameters:
+  ///   - projectID: the Firebase project ID put in ID tokens.
+  ///   - ncmbApplicationKey: the application key NCMB requests must carry (default: the
+  ///     public ``NCMBDemoKeys/applicationKey``).
+  ///   - ncmbClientKey: the key NCMB signatures must use (default: the public
+  ///     ``NCMBDemoKeys/clientKey``).
+  public init(
+    store: UserStore, projectID: String = "demo-project",
+    ncmbApplicationKey: String = NCMBDemoKeys.applicationKey,
+    ncmbClientKey: String = NCMBDemoKeys.clientKey
+  ) {
+    self.store = store
+    firebase = FirebaseAuthHandler(store: store, projectID: projectID)
+    ncmb = NCMBHandler(
+      store: store, applicationKey: ncmbApplicationKey, clientKey: ncmbClientKey)
+  }
+
+  /// Routes `request` to the handler for its protocol; never throws.
+  public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    if NCMBHandler.handles(request) { return await ncmb.handle(request) }
+    return await firebase.handle(request)
+  }
+}
+
+/// An ``BackendHTTP/HTTPTransport`` that hands requests straight to a
+/// ``BackendEmulator`` in-process: no socket, no serialisation. Plug it into an adapter
+/// to run it against the emulator in tests.
+public struct EmulatorTransport: HTTPTransport {
+  /// The emulator answering.
+  public let emulator: BackendEmulator
+
+  /// A transport over `emulator`.
+  public init(_ emulator: BackendEmulator) { self.emulator = emulator }
+
+  /// The emulator's response; throws only `CancellationError` when the task is cancelled
+  /// before the request is handled.
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try Task.checkCancellation()
+    return await emulator.handle(request)
+  }
+}
+
+extension EmulatorServer {
+  /// A server for `emulator` (the INTERFACES.md form).
+  ///
+  /// - Parameters:
+  ///   - host: the listen address (default loopback only).
+  ///   - port: `0...65535`; `0` picks a free port (default 9099, the Auth Emulator's).
+  ///   - limits: size limits and timeouts.
+  public convenience init(
+    emulator: BackendEmulator, host: String = "127.0.0.1", port: Int = 9099,
+    limits: Limits = Limits()
+  ) {
+    self.init(host: host, port: port, limits: limits) { request in
+      await emulator.handle(request)
+    }
+  }
+}

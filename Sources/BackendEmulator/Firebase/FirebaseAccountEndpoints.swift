@@ -1,0 +1,192 @@
+import FakeUserBackend
+import Foundation
+import UserBackendKit
+
+// Email/password and account endpoints (reference `firebase-rest.md` §1; check order
+// from §7.3 "signUp check order" and "signInWithPassword order").
+extension FirebaseAuthHandler {
+  /// `accounts:signUp`: email + password, or anonymous when neither is given.
+  func signUp(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
+    if body.has("localId") { throw FirebaseError("UNEXPECTED_PARAMETER", "User ID") }
+    if body.has("idToken") { throw .notImplemented("accounts:signUp with idToken (linking)") }
+    let email = body.string("email")
+    let password = body.string("password")
+    let displayName = body.string("displayName")
+    let kind = "identitytoolkit#SignupNewUserResponse"
+    if email == nil && password == nil {
+      let user = try firebaseStore {
+        try store.createUser(
+          NewUser(displayName: displayName, provider: "anonymous", isAnonymous: true))
+      }
+      let issued = try tokens.issue(for: user, provider: "anonymous")
+      return issued.fields.merging(["kind": kind, "localId": user.id, "email": ""]) { $1 }
+    }
+    guard let email else { throw .missingEmail }
+    guard let password else { throw .missingPassword }
+    let canonical = try Self.validEmail(email)
+    if try firebaseStore({ try store.user(email: canonical) }) != nil { throw .emailExists }
+    guard password.count >= CredentialValidation.minimumPasswordLength else {
+      throw .weakPassword
+    }
+    // The UNIQUE index decides a race between concurrent sign-ups of one email; the
+    // answer is sent only after the row is committed.
+    let user = try firebaseStore {
+      try store.createUser(NewUser(email: canonical, password: password, displayName: displayName))
+    }
+    let issued = try tokens.issue(for: user, provider: "password")
+    var response = issued.fields.merging(
+      ["kind": kind, "localId": user.id, "email": canonical]) { $1 }
+    if let displayName { response["displayName"] = displayName }
+    return response
+  }
+
+  /// `accounts:signInWithPassword`, with email-enumeration protection on (unknown email
+  /// and wrong password are both `INVALID_LOGIN_CREDENTIALS`, §5.3).
+  func signInWithPassword(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
+    guard let email = body.string("email") else { throw .missingEmail }
+    let canonical = try Self.validEmail(email)
+    guard let password = body.string("password"), !password.isEmpty else {
+      throw .missingPassword
+    }
+    guard let user = try firebaseStore({ try store.user(email: canonical) }) else {
+      throw .invalidLoginCredentials
+    }
+    guard !user.disabled else { throw .userDisabled }
+    guard try firebaseStore({ try store.verifyPassword(password, userID: user.id) }) else {
+      throw .invalidLoginCredentials
+    }
+    let issued = try tokens.issue(for: user, provider: "password")
+    return issued.fields.merging([
+      "kind": "identitytoolkit#VerifyPasswordResponse", "localId": user.id,
+      "email": user.email ?? canonical, "displayName": user.displayName ?? "",
+      "registered": true,
+    ]) { $1 }
+  }
+
+  /// `accounts:lookup` by `idToken`.
+  func lookup(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
+    let (user, signIn) = try tokens.verify(idToken: body.string("idToken"))
+    return [
+      "kind": "identitytoolkit#GetAccountInfoResponse",
+      "users": [Self.userInfo(user, signIn: signIn)],
+    ]
+  }
+
+  /// `accounts:update`: `password`, `displayName`, `deleteAttribute: ["DISPLAY_NAME"]`.
+  /// A password change revokes earlier tokens and returns new ones; so does
+  /// `returnSecureToken: true`. Changing the email is refused as under enumeration
+  /// protection (§1, "Change email").
+  func update(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
+    let (user, signIn) = try tokens.verify(idToken: body.string("idToken"))
+    if let email = body.string("email"), CredentialValidation.canonicalEmail(email) != user.email {
+      throw FirebaseError(
+        "OPERATION_NOT_ALLOWED", "Please verify the new email before changing email.")
+    }
+    var passwordChanged = false
+    if let password = body.string("password") {
+      guard password.count >= CredentialValidation.minimumPasswordLength else {
+        throw .weakPassword
+      }
+      try firebaseStore { try store.updatePassword(userID: user.id, to: password) }
+      passwordChanged = true
+    }
+    if body.strings("deleteAttribute").contains("DISPLAY_NAME") {
+      try firebaseStore { try store.updateProfile(userID: user.id, displayName: nil) }
+    } else if let displayName = body.string("displayName") {
+      try firebaseStore { try store.updateProfile(userID: user.id, displayName: displayName) }
+    }
+    guard let updated = try firebaseStore({ try store.user(id: user.id) }) else {
+      throw .userNotFound
+    }
+    var response = Self.userInfo(updated, signIn: signIn)
+    response["kind"] = "identitytoolkit#SetAccountInfoResponse"
+    for key in ["createdAt", "validSince", "disabled", "passwordUpdatedAt"] {
+      response[key] = nil
+    }
+    if passwordChanged || body.bool("returnSecureToken") == true {
+      let issued = try tokens.issue(
+        for: updated, provider: signIn.provider, subject: signIn.subject,
+        emailVerified: signIn.emailVerified)
+      response.merge(issued.fields) { $1 }
+    }
+    return response
+  }
+
+  /// `accounts:delete` by `idToken`.
+  func delete(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
+    let (user, _) = try tokens.verify(idToken: body.string("idToken"))
+    guard try firebaseStore({ try store.deleteUser(id: user.id) }) else { throw .userNotFound }
+    return ["kind": "identitytoolkit#DeleteAccountResponse"]
+  }
+
+  /// `accounts:sendOobCode`: `PASSWORD_RESET` (recorded in the store; the same answer for
+  /// unknown emails, as under enumeration protection) and `VERIFY_EMAIL`.
+  func sendOobCode(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
+    let kind = "identitytoolkit#GetOobConfirmationCodeResponse"
+    switch body.string("requestType") {
+    case nil:
+      throw FirebaseError("MISSING_REQ_TYPE")
+    case "PASSWORD_RESET":
+      guard let email = body.string("email") else { throw .missingEmail }
+      let canonical = try Self.validEmail(email)
+      try firebaseStore { try store.recordPasswordResetRequest(email: canonical) }
+      return ["kind": kind, "email": canonical]
+    case "VERIFY_EMAIL":
+      let (user, _) = try tokens.verify(idToken: body.string("idToken"))
+      guard let email = user.email else { throw FirebaseError("MISSING_EMAIL") }
+      return ["kind": kind, "email": email]
+    case let other?:
+      throw FirebaseError("INVALID_REQ_TYPE", "\(other) is not supported by this emulator")
+    }
+  }
+
+  /// The canonical email, or `INVALID_EMAIL`: one `@` with text on both sides and no
+  /// whitespace (the Auth Emulator's rule, §7.3 "Email format").
+  static func validEmail(_ email: String) throws(FirebaseError) -> String {
+    let canonical = CredentialValidation.canonicalEmail(email)
+    let parts = canonical.split(separator: "@", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+      !canonical.contains(where: \.isWhitespace)
+    else { throw .invalidEmail }
+    return canonical
+  }
+
+  /// One `users[]` entry of `accounts:lookup` (§1, "Get user"): times in milliseconds
+  /// as strings, `validSince` in seconds as a string.
+  static func userInfo(_ user: UserRecord, signIn: FirebaseTokens.SignIn) -> [String: Any] {
+    let milliseconds = { (date: Date) in String(Int64(date.timeIntervalSince1970 * 1000)) }
+    var info: [String: Any] = [
+      "localId": user.id, "emailVerified": user.email != nil && signIn.emailVerified,
+      "disabled": user.disabled, "createdAt": milliseconds(user.createdAt),
+      "lastLoginAt": milliseconds(user.updatedAt),
+      "validSince": String(Int64(user.validSince.timeIntervalSince1970)),
+    ]
+    if let email = user.email { info["email"] = email }
+    if let name = user.displayName { info["displayName"] = name }
+    if let phone = user.phoneNumber { info["phoneNumber"] = phone }
+    if user.providers.contains("password") {
+      info["passwordUpdatedAt"] = (user.validSince.timeIntervalSince1970 * 1000).rounded()
+    }
+    info["providerUserInfo"] = user.providers.filter { $0 != "anonymous" }.map {
+      provider -> [String: Any] in
+      var entry: [String: Any] = ["providerId": provider]
+      switch provider {
+      case "password":
+        entry["rawId"] = user.email ?? user.id
+        entry["federatedId"] = user.email ?? user.id
+        if let email = user.email { entry["email"] = email }
+      case "phone":
+        entry["rawId"] = user.phoneNumber ?? user.id
+        if let phone = user.phoneNumber { entry["phoneNumber"] = phone }
+      default:
+        let subject = provider == signIn.provider ? signIn.subject ?? user.id : user.id
+        entry["rawId"] = subject
+        entry["federatedId"] = subject
+        if let email = user.email { entry["email"] = email }
+      }
+      if let name = user.displayName { entry["displayName"] = name }
+      return entry
+    }
+    return info
+  }
+}

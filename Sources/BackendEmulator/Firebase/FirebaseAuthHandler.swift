@@ -1,0 +1,189 @@
+import BackendHTTP
+import FakeUserBackend
+import Foundation
+
+/// Firebase Authentication REST over a ``FakeUserBackend/UserStore``: Identity Toolkit
+/// v1 `accounts:*`, the legacy `identitytoolkit/v3/relyingparty/*` names, the Secure Token
+/// `v1/token` endpoint and the Auth Emulator's own `/emulator/v1/projects/{id}/…`
+/// endpoints, following `reference/firebase-rest.md` §0–§7.
+///
+/// Accepted URL forms (both the production hosts and the emulator's path-prefixed form):
+/// `https://identitytoolkit.googleapis.com/v1/accounts:signUp?key=K`,
+/// `http://HOST:PORT/identitytoolkit.googleapis.com/v1/accounts:signUp?key=K`,
+/// `…/securetoken.googleapis.com/v1/token?key=K`,
+/// `…/www.googleapis.com/identitytoolkit/v3/relyingparty/<legacy name>?key=K`.
+///
+/// Served operations: `signUp` (email + password; anonymous without both),
+/// `signInWithPassword`, `lookup`, `update` (password, display name), `delete`,
+/// `sendOobCode` (`PASSWORD_RESET` is recorded in the store; `VERIFY_EMAIL`),
+/// `sendVerificationCode`, `signInWithPhoneNumber`, `signInWithIdp` (`postBody` with an
+/// OpenID `id_token`, `providerId` and raw `nonce`) and the token exchange. Other known
+/// operations answer `501`.
+///
+/// Behaviour: any non-empty API key is accepted (`?key=` or `x-goog-api-key`), a missing
+/// one gives `403 PERMISSION_DENIED`; errors use the production envelope and messages
+/// (`WEAK_PASSWORD : Password should be at least 6 characters`, `EMAIL_EXISTS`,
+/// `INVALID_LOGIN_CREDENTIALS` as with email-enumeration protection on, ...); ID tokens are
+/// unsigned JWTs valid for 3600 s by the store's clock (see `FirebaseTokens`).
+/// Emulator-only endpoints need no key and accept any project ID.
+public struct FirebaseAuthHandler: Sendable {
+  /// The accounts.
+  public let store: UserStore
+  /// The project ID in ID tokens (`aud`, `iss`).
+  public let projectID: String
+
+  /// A handler over `store` for `projectID`.
+  public init(store: UserStore, projectID: String = "demo-project") {
+    self.store = store
+    self.projectID = projectID
+  }
+
+  /// Answers one request; never throws (errors are Firebase error envelopes).
+  public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    do {
+      return try respond(to: request)
+    } catch {
+      return error.response
+    }
+  }
+
+  var tokens: FirebaseTokens { FirebaseTokens(store: store, projectID: projectID) }
+
+  private func respond(to request: HTTPRequest) throws(FirebaseError) -> HTTPResponse {
+    guard let route = FirebaseRoute(request) else { throw .notFound }
+    switch route {
+    case .readiness:
+      return WireResponse.json(200, ["authEmulator": ["ready": true]])
+    case .emulator(let resource):
+      return try emulatorEndpoint(resource, method: request.method)
+    case .unimplemented(let name):
+      throw .notImplemented(name)
+    case .secureToken:
+      guard request.method == .post else { throw .notFound }
+      try requireAPIKey(request)
+      do {
+        return WireResponse.json(200, try exchangeRefreshToken(Self.tokenBody(request)))
+      } catch {
+        throw error.secureTokenShaped
+      }
+    case .identityToolkit(let operation):
+      guard request.method == .post else { throw .notFound }
+      try requireAPIKey(request)
+      guard let body = WireObject.parse(request.body) else { throw .invalidJSON }
+      return WireResponse.json(200, try perform(operation, body))
+    }
+  }
+
+  private func perform(_ operation: FirebaseOperation, _ body: WireObject)
+    throws(FirebaseError) -> [String: Any]
+  {
+    switch operation {
+    case .signUp: try signUp(body)
+    case .signInWithPassword: try signInWithPassword(body)
+    case .lookup: try lookup(body)
+    case .update: try update(body)
+    case .delete: try delete(body)
+    case .sendOobCode: try sendOobCode(body)
+    case .sendVerificationCode: try sendVerificationCode(body)
+    case .signInWithPhoneNumber: try signInWithPhoneNumber(body)
+    case .signInWithIdp: try signInWithIdp(body)
+    }
+  }
+
+  private func requireAPIKey(_ request: HTTPRequest) throws(FirebaseError) {
+    let key = request.queryValue("key") ?? request.headerFields["x-goog-api-key"] ?? ""
+    guard !key.isEmpty else { throw .missingAPIKey }
+  }
+
+  /// The token endpoint's body: JSON or form, by `Content-Type` (JSON also when the body
+  /// starts with `{`).
+  private static func tokenBody(_ request: HTTPRequest) throws(FirebaseError) -> WireObject {
+    let text = String(decoding: request.body, as: UTF8.self)
+    if request.mediaType == "application/json" || text.trimmingSpaces().hasPrefix("{") {
+      guard let object = WireObject.parse(request.body) else { throw .invalidJSON }
+      return object
+    }
+    return WireObject.parseForm(text)
+  }
+}
+
+/// The Identity Toolkit operations this emulator serves (v1 names without `accounts:`).
+enum FirebaseOperation: String, CaseIterable {
+  case signUp, signInWithPassword, lookup, update, delete, sendOobCode
+  case sendVerificationCode, signInWithPhoneNumber, signInWithIdp
+}
+
+/// Where a Firebase request goes, from its host (or emulator path prefix) and path.
+enum FirebaseRoute {
+  case identityToolkit(FirebaseOperation)
+  case secureToken
+  case emulator(resource: String)
+  case unimplemented(String)
+  case readiness
+
+  /// Legacy v3 names and their v1 operations (reference §0); `nil` = known, not served.
+  static let legacyNames: [String: FirebaseOperation?] = [
+    "signupNewUser": .signUp, "verifyPassword": .signInWithPassword,
+    "getAccountInfo": .lookup, "setAccountInfo": .update, "deleteAccount": .delete,
+    "getOobConfirmationCode": .sendOobCode, "sendVerificationCode": .sendVerificationCode,
+    "verifyPhoneNumber": .signInWithPhoneNumber, "verifyAssertion": .signInWithIdp,
+    "resetPassword": nil, "verifyCustomToken": nil, "createAuthUri": nil,
+    "emailLinkSignin": nil, "getProjectConfig": nil, "getRecaptchaParam": nil,
+  ]
+
+  /// v1 operations that exist but are not served here.
+  static let unservedV1: Set<String> = [
+    "resetPassword", "signInWithCustomToken", "createAuthUri", "signInWithEmailLink",
+    "sendPasswordResetEmail", "verifyIosClient", "signInWithGameCenter",
+  ]
+
+  init?(_ request: HTTPRequest) {
+    var host = request.url.host?.lowercased() ?? ""
+    var path = request.decodedPath
+    for prefix in [
+      "identitytoolkit.googleapis.com", "securetoken.googleapis.com", "www.googleapis.com",
+    ]
+    where path.hasPrefix("/\(prefix)/") {
+      host = prefix
+      path = String(path.dropFirst(prefix.count + 1))
+    }
+    if path.hasPrefix("/emulator/v1/projects/") {
+      // /emulator/v1/projects/{id}/{resource} (any project ID)
+      let parts = path.split(separator: "/")
+      guard parts.count == 5 else { return nil }
+      self = .emulator(resource: String(parts[4]))
+      return
+    }
+    switch host {
+    case "identitytoolkit.googleapis.com":
+      guard path.hasPrefix("/v1/accounts:") else { break }
+      let name = String(path.dropFirst("/v1/accounts:".count))
+      if let operation = FirebaseOperation(rawValue: name) {
+        self = .identityToolkit(operation)
+        return
+      }
+      if Self.unservedV1.contains(name) {
+        self = .unimplemented(name)
+        return
+      }
+    case "securetoken.googleapis.com":
+      if path == "/v1/token" {
+        self = .secureToken
+        return
+      }
+    case "www.googleapis.com":
+      let prefix = "/identitytoolkit/v3/relyingparty/"
+      guard path.hasPrefix(prefix) else { break }
+      let name = String(path.dropFirst(prefix.count))
+      guard let mapped = Self.legacyNames[name] else { break }
+      self = mapped.map { .identityToolkit($0) } ?? .unimplemented(name)
+      return
+    default:
+      if path == "/" {
+        self = .readiness
+        return
+      }
+    }
+    return nil
+  }
+}

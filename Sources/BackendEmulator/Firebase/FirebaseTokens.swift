@@ -1,0 +1,159 @@
+import FakeUserBackend
+import Foundation
+import UserBackendKit
+
+/// Mints and checks the Firebase tokens the emulator hands out (reference
+/// `firebase-rest.md` §6 "The ID token", §7.3 "ID tokens", "ID token checks").
+///
+/// - ID tokens are unsigned JWTs (`alg: none`, empty signature, like the Auth Emulator's)
+///   with the production claims: `iss` `https://securetoken.google.com/<project>`, `aud`,
+///   `sub` = `user_id`, `iat`, `exp` (`iat` + 3600 s), `auth_time`, `email`,
+///   `email_verified`, `phone_number`, `name`, `provider_id` (`anonymous` only) and
+///   `firebase {identities, sign_in_provider}`.
+/// - Refresh tokens are the store's rotating refresh token, a `.`, and base64url JSON of
+///   the sign-in they continue (user, `auth_time`, provider), so a refresh keeps
+///   `auth_time` and `sign_in_provider` and can answer `TOKEN_EXPIRED` after a password
+///   change, as production does.
+struct FirebaseTokens {
+  /// ID token lifetime in seconds (`expiresIn` is this as a string).
+  static let lifetime = 3600
+
+  let store: UserStore
+  let projectID: String
+
+  /// What a refresh continues: the sign-in's user, time and provider.
+  struct SignIn: Codable, Hashable {
+    /// The user ID.
+    var uid: String
+    /// Seconds since 1970 of the original sign-in.
+    var authTime: Int
+    /// `firebase.sign_in_provider`: `password`, `anonymous`, `phone`, `apple.com`, ...
+    var provider: String
+    /// The identity provider's subject, for `firebase.identities`.
+    var subject: String?
+    /// Whether the provider vouched for the email address.
+    var emailVerified: Bool
+  }
+
+  /// A fresh ID token and refresh token.
+  struct Issued {
+    var idToken: String
+    var refreshToken: String
+    var fields: [String: Any] {
+      ["idToken": idToken, "refreshToken": refreshToken, "expiresIn": String(lifetime)]
+    }
+  }
+
+  /// The issuer, `https://securetoken.google.com/<project>`.
+  var issuer: String { "https://securetoken.google.com/" + projectID }
+
+  /// The current store time in whole seconds.
+  var nowSeconds: Int { Int(store.clock.now().timeIntervalSince1970.rounded(.down)) }
+
+  /// Tokens for a new sign-in of `user` through `provider`.
+  func issue(
+    for user: UserRecord, provider: String, subject: String? = nil, emailVerified: Bool = false
+  ) throws(FirebaseError) -> Issued {
+    let signIn = SignIn(
+      uid: user.id, authTime: nowSeconds, provider: provider, subject: subject,
+      emailVerified: emailVerified)
+    let storeToken = try firebaseStore { try store.issueRefreshToken(userID: user.id) }
+    return Issued(
+      idToken: idToken(for: user, signIn: signIn),
+      refreshToken: Self.refreshToken(storeToken: storeToken, signIn: signIn))
+  }
+
+  /// An unsigned ID token for `user`, issued now.
+  func idToken(for user: UserRecord, signIn: SignIn) -> String {
+    let now = nowSeconds
+    var identities: [String: Any] = [:]
+    var claims: [String: Any] = [
+      "iss": issuer, "aud": projectID, "sub": user.id, "user_id": user.id,
+      "iat": now, "exp": now + Self.lifetime, "auth_time": signIn.authTime,
+    ]
+    if let email = user.email {
+      claims["email"] = email
+      claims["email_verified"] = signIn.emailVerified
+      identities["email"] = [email]
+    }
+    if let phone = user.phoneNumber {
+      claims["phone_number"] = phone
+      identities["phone"] = [phone]
+    }
+    if let name = user.displayName { claims["name"] = name }
+    if user.isAnonymous { claims["provider_id"] = "anonymous" }
+    if let subject = signIn.subject { identities[signIn.provider] = [subject] }
+    claims["firebase"] = ["identities": identities, "sign_in_provider": signIn.provider]
+    return JSONWebToken.unsigned(claims: claims)
+  }
+
+  /// Checks an ID token sent by a client.
+  ///
+  /// - Returns: the user and the token's `firebase.sign_in_provider`.
+  /// - Throws: `INVALID_ID_TOKEN` (absent, undecodable, wrong `aud`/`iss`, `exp` passed by
+  ///   the store clock), `USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED` (`iat` before
+  ///   the account's `validSince`, e.g. after a password change).
+  func verify(idToken: String?) throws(FirebaseError) -> (user: UserRecord, signIn: SignIn) {
+    guard let idToken, !idToken.isEmpty, let token = try? JSONWebToken(parsing: idToken) else {
+      throw .invalidIDToken
+    }
+    let claims = (try? JSONSerialization.jsonObject(with: token.payload)) as? [String: Any] ?? [:]
+    guard claims["aud"] as? String == projectID, claims["iss"] as? String == issuer,
+      let uid = claims["sub"] as? String, !uid.isEmpty,
+      let issuedAt = token.numericClaim("iat"), let expiry = token.numericClaim("exp")
+    else { throw .invalidIDToken }
+    guard Double(nowSeconds) < expiry else { throw .invalidIDToken }
+    guard let user = try firebaseStore({ try store.user(id: uid) }) else { throw .userNotFound }
+    guard !user.disabled else { throw .userDisabled }
+    guard issuedAt >= user.validSince.timeIntervalSince1970.rounded(.down) else {
+      throw .tokenExpired
+    }
+    let firebase = claims["firebase"] as? [String: Any]
+    let provider = firebase?["sign_in_provider"] as? String ?? user.providers.first ?? "password"
+    let signIn = SignIn(
+      uid: uid, authTime: Int(token.numericClaim("auth_time") ?? issuedAt), provider: provider,
+      subject: (firebase?["identities"] as? [String: Any])?[provider]
+        .flatMap { ($0 as? [Any])?.first as? String },
+      emailVerified: claims["email_verified"] as? Bool ?? false)
+    return (user, signIn)
+  }
+
+  /// Exchanges a refresh token (reference §2): checks the user, rotates the store token
+  /// and mints a new ID token with the same `auth_time` and provider.
+  ///
+  /// - Throws: `INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`
+  ///   (the sign-in predates a password change).
+  func refresh(_ refreshToken: String) throws(FirebaseError) -> (Issued, UserRecord) {
+    guard let (storeToken, signIn) = Self.parse(refreshToken: refreshToken) else {
+      throw FirebaseError("INVALID_REFRESH_TOKEN")
+    }
+    guard let user = try firebaseStore({ try store.user(id: signIn.uid) }) else {
+      throw .userNotFound
+    }
+    guard !user.disabled else { throw .userDisabled }
+    guard Double(signIn.authTime) >= user.validSince.timeIntervalSince1970.rounded(.down) else {
+      throw .tokenExpired
+    }
+    let rotated = try firebaseStore { try store.rotateRefreshToken(storeToken) }
+    guard rotated.userID == user.id else { throw FirebaseError("INVALID_REFRESH_TOKEN") }
+    let issued = Issued(
+      idToken: idToken(for: user, signIn: signIn),
+      refreshToken: Self.refreshToken(storeToken: rotated.refreshToken, signIn: signIn))
+    return (issued, user)
+  }
+
+  private static func refreshToken(storeToken: String, signIn: SignIn) -> String {
+    let meta = (try? JSONEncoder().encode(signIn)) ?? Data()
+    return storeToken + "." + Base64URL.encode(meta)
+  }
+
+  private static func parse(refreshToken: String) -> (String, SignIn)? {
+    guard let dot = refreshToken.lastIndex(of: ".") else { return nil }
+    let storeToken = String(refreshToken[..<dot])
+    guard !storeToken.isEmpty,
+      let meta = Base64URL.decode(refreshToken[refreshToken.index(after: dot)...]),
+      let signIn = try? JSONDecoder().decode(SignIn.self, from: meta)
+    else { return nil }
+    return (storeToken, signIn)
+  }
+}

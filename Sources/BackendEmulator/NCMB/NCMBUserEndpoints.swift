@@ -1,0 +1,166 @@
+import BackendHTTP
+import FakeUserBackend
+import Foundation
+import UserBackendKit
+
+// The user endpoints (reference `ncmb-rest.md` §3) and their answers' shapes.
+extension NCMBHandler {
+  /// `POST users`: `userName` + `password` [+ `mailAddress`] → 201; `authData` → 201 new
+  /// account, 200 existing one.
+  func createUser(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
+    let body = context.body
+    if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
+    if let authData = body.object("authData") { return try authDataSignIn(authData) }
+    guard let userName = body.string("userName")?.trimmingSpaces(), !userName.isEmpty else {
+      throw .empty("userName")
+    }
+    guard let password = body.string("password"), !password.isEmpty else {
+      throw .empty("password")
+    }
+    let mailAddress = try body.string("mailAddress").map(Self.validMailAddress)
+    if try ncmbStore({ try store.user(username: userName) }) != nil {
+      throw .duplicate("userName")
+    }
+    if let mailAddress, try ncmbStore({ try store.user(email: mailAddress) }) != nil {
+      throw .duplicate("mailAddress")
+    }
+    // The UNIQUE indexes decide concurrent sign-ups; answer only after the commit.
+    let user = try ncmbStore {
+      try store.createUser(NewUser(email: mailAddress, username: userName, password: password))
+    }
+    let token = try ncmbStore { try store.createSessionToken(userID: user.id) }
+    var answer: [String: Any] = [
+      "objectId": user.id, "userName": userName, "sessionToken": token,
+      "createDate": Self.dateText(user.createdAt), "authData": WireResponse.null,
+    ]
+    if let mailAddress { answer["mailAddress"] = mailAddress }
+    return WireResponse.json(201, answer)
+  }
+
+  /// `GET users/{objectId}`: public read; the owner's session token is echoed to the owner.
+  func fetchUser(id: String, _ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
+    guard let user = try ncmbStore({ try store.user(id: id) }) else { throw .noData }
+    var answer = Self.userObject(user)
+    if context.sessionUserID == id { answer["sessionToken"] = context.sessionToken }
+    return WireResponse.json(200, answer)
+  }
+
+  /// `PUT users/{objectId}`: the owner may change the password; changing `userName`,
+  /// `mailAddress` or `authData` is not supported by this emulator (`E403003`).
+  func updateUser(id: String, _ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
+    let user = try ownedUser(id: id, context)
+    let body = context.body
+    if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
+    if let userName = body.string("userName"), userName.trimmingSpaces() != user.username {
+      throw .prohibited
+    }
+    if let mail = body.string("mailAddress"),
+      CredentialValidation.canonicalEmail(mail) != user.email
+    {
+      throw .prohibited
+    }
+    if body.has("authData") { throw .prohibited }
+    if body.has("password") {
+      guard let password = body.string("password"), !password.isEmpty else {
+        throw .empty("password")
+      }
+      try ncmbStore { try store.updatePassword(userID: id, to: password) }
+    }
+    return WireResponse.json(200, ["updateDate": Self.dateText(store.clock.now())])
+  }
+
+  /// `DELETE users/{objectId}`: the owner only; 200 with an empty body.
+  func deleteUser(id: String, _ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
+    _ = try ownedUser(id: id, context)
+    guard try ncmbStore({ try store.deleteUser(id: id) }) else { throw .noData }
+    return HTTPResponse(status: 200)
+  }
+
+  /// `POST login` (JSON body) or `GET login` (query): `userName` or `mailAddress`, and
+  /// `password`.
+  func login(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
+    let fields = context.body.fields.isEmpty ? context.query : context.body
+    let userName = fields.string("userName").flatMap { $0.isEmpty ? nil : $0 }
+    let mailAddress = fields.string("mailAddress").flatMap { $0.isEmpty ? nil : $0 }
+    guard userName != nil || mailAddress != nil else { throw .empty("userName") }
+    guard let password = fields.string("password"), !password.isEmpty else {
+      throw .empty("password")
+    }
+    let found = try ncmbStore { () throws -> UserRecord? in
+      if let userName { return try store.user(username: userName) }
+      return try mailAddress.flatMap { try store.user(email: $0) }
+    }
+    guard let user = found, !user.disabled,
+      try ncmbStore({ try store.verifyPassword(password, userID: user.id) })
+    else { throw .wrongCredentials }
+    let token = try ncmbStore { try store.createSessionToken(userID: user.id) }
+    var answer = Self.userObject(user)
+    answer["sessionToken"] = token
+    return WireResponse.json(200, answer)
+  }
+
+  /// `GET logout`: revokes the session token sent.
+  func logout(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
+    guard let token = context.sessionToken else { throw .headerIncorrect }
+    try ncmbStore { try store.deleteSessionToken(token) }
+    return WireResponse.json(200, [:])
+  }
+
+  /// `POST requestPasswordReset` `{"mailAddress"}`: recorded in the store (no mail is
+  /// sent); 201 `{"createDate"}`. A missing field is `E400006`, a bad one `E400004`.
+  func requestPasswordReset(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
+    guard let mail = context.body.string("mailAddress") else {
+      throw NCMBError("E400006", "mailAddress does not exist.")
+    }
+    let canonical = try Self.validMailAddress(mail)
+    try ncmbStore { try store.recordPasswordResetRequest(email: canonical) }
+    return WireResponse.json(201, ["createDate": Self.dateText(store.clock.now())])
+  }
+
+  /// The account `id` when the request's session token belongs to it; else `E403001`
+  /// (no token, or another user's), or `E404001` when the account does not exist.
+  private func ownedUser(id: String, _ context: NCMBRequestContext) throws(NCMBError)
+    -> UserRecord
+  {
+    guard let owner = context.sessionUserID, owner == id else {
+      if try ncmbStore({ try store.user(id: id) }) == nil { throw .noData }
+      throw .noAccess
+    }
+    guard let user = try ncmbStore({ try store.user(id: id) }) else { throw .noData }
+    return user
+  }
+
+  /// The canonical mail address, or `E400004 mailAddress is invalid format.`.
+  static func validMailAddress(_ mail: String) throws(NCMBError) -> String {
+    guard let canonical = try? CredentialValidation.validateEmail(mail) else {
+      throw .invalidFormat("mailAddress")
+    }
+    return canonical
+  }
+
+  /// A user object as `GET users/{id}` and `login` answer it (without `sessionToken`).
+  static func userObject(_ user: UserRecord, authData: [String: Any]? = nil) -> [String: Any] {
+    let linked = authData ?? Self.authDataKeys(user)
+    return [
+      "objectId": user.id, "userName": user.username ?? WireResponse.null,
+      "mailAddress": user.email ?? WireResponse.null, "mailAddressConfirm": false,
+      "authData": linked.isEmpty ? WireResponse.null : linked,
+      "createDate": dateText(user.createdAt), "updateDate": dateText(user.updatedAt),
+      "acl": ["*": ["read": true], user.id: ["read": true, "write": true]],
+    ]
+  }
+
+  /// `authData` keys for the account's providers (the store keeps no per-provider ids,
+  /// so entries are empty objects here).
+  private static func authDataKeys(_ user: UserRecord) -> [String: Any] {
+    var linked: [String: Any] = [:]
+    for provider in user.providers {
+      switch provider {
+      case "anonymous": linked["anonymous"] = [String: Any]()
+      case "apple.com": linked["apple"] = [String: Any]()
+      default: break
+      }
+    }
+    return linked
+  }
+}

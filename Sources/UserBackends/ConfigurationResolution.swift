@@ -1,0 +1,246 @@
+import Foundation
+
+/// The environment variables `baas` and ``BackendConfiguration`` read.
+public enum ConfigurationVariable {
+  /// `BAAS_CONFIG`: path of the JSON config file (when `--config` is not given).
+  public static let config = "BAAS_CONFIG"
+  /// `BAAS_BACKEND`: `fake`, `firebase` or `ncmb`.
+  public static let backend = "BAAS_BACKEND"
+  /// `BAAS_HOME`: the state directory.
+  public static let home = "BAAS_HOME"
+  /// `FIREBASE_API_KEY`.
+  public static let firebaseAPIKey = "FIREBASE_API_KEY"
+  /// `FIREBASE_PROJECT_ID`.
+  public static let firebaseProjectID = "FIREBASE_PROJECT_ID"
+  /// `FIREBASE_AUTH_EMULATOR_HOST`: `host:port`.
+  public static let firebaseEmulatorHost = "FIREBASE_AUTH_EMULATOR_HOST"
+  /// `NCMB_APPLICATION_KEY`.
+  public static let ncmbApplicationKey = "NCMB_APPLICATION_KEY"
+  /// `NCMB_CLIENT_KEY`.
+  public static let ncmbClientKey = "NCMB_CLIENT_KEY"
+  /// `NCMB_BASE_URL`.
+  public static let ncmbBaseURL = "NCMB_BASE_URL"
+}
+
+extension BackendConfiguration {
+  /// Reads the configuration the way `baas` does, from this process's environment.
+  ///
+  /// Same as ``resolve(environment:configFile:backend:)`` with
+  /// `ProcessInfo.processInfo.environment`.
+  /// - Throws: ``BackendConfigurationError``.
+  public static func environment(configFile: String? = nil, backend: String? = nil) throws
+    -> BackendConfiguration
+  {
+    try resolve(
+      environment: ProcessInfo.processInfo.environment, configFile: configFile, backend: backend)
+  }
+
+  /// Builds and validates a configuration. Later sources win:
+  /// 1. defaults (backend `fake`, NCMB base URL `https://mbaas.api.nifcloud.com`),
+  /// 2. the JSON file `configFile`, else the file named by `BAAS_CONFIG`,
+  /// 3. the environment variables (`BAAS_BACKEND`, `BAAS_HOME`, `FIREBASE_API_KEY`,
+  ///    `FIREBASE_PROJECT_ID`, `FIREBASE_AUTH_EMULATOR_HOST`, `NCMB_APPLICATION_KEY`,
+  ///    `NCMB_CLIENT_KEY`, `NCMB_BASE_URL`); an empty variable counts as unset,
+  /// 4. `backend` (the `--backend` option).
+  ///
+  /// The result has ``home`` set to an absolute state directory (`BAAS_HOME`, else the
+  /// file's `home`, else `$XDG_STATE_HOME/baas`, else `$HOME/.local/state/baas`) and passes
+  /// ``validate()``.
+  ///
+  /// - Parameter environment: the variables to read (pass a dictionary in tests).
+  /// - Throws: ``BackendConfigurationError``: an unreadable file, an unknown backend name,
+  ///   a missing or malformed setting of the selected backend. Never contains a value.
+  public static func resolve(
+    environment: [String: String], configFile: String? = nil, backend: String? = nil
+  ) throws -> BackendConfiguration {
+    func variable(_ name: String) -> String? {
+      guard let value = environment[name], !value.isEmpty else { return nil }
+      return value
+    }
+    var configuration = BackendConfiguration()
+    if let path = configFile ?? variable(ConfigurationVariable.config) {
+      configuration = try load(file: expandingTilde(path, environment: environment))
+    }
+    if let name = variable(ConfigurationVariable.backend) {
+      configuration.backend = try backendKind(named: name, setting: ConfigurationVariable.backend)
+    }
+    if let name = backend {
+      configuration.backend = try backendKind(named: name, setting: "--backend")
+    }
+    if let value = variable(ConfigurationVariable.home) { configuration.home = value }
+    if let value = variable(ConfigurationVariable.firebaseAPIKey) {
+      configuration.firebase.apiKey = value
+    }
+    if let value = variable(ConfigurationVariable.firebaseProjectID) {
+      configuration.firebase.projectID = value
+    }
+    if let value = variable(ConfigurationVariable.firebaseEmulatorHost) {
+      configuration.firebase.emulatorHost = value
+    }
+    if let value = variable(ConfigurationVariable.ncmbApplicationKey) {
+      configuration.ncmb.applicationKey = value
+    }
+    if let value = variable(ConfigurationVariable.ncmbClientKey) {
+      configuration.ncmb.clientKey = value
+    }
+    if let value = variable(ConfigurationVariable.ncmbBaseURL) {
+      configuration.ncmb.baseURL = value
+    }
+    configuration.home = try resolvedHome(configuration.home, environment: environment)
+    try configuration.validate()
+    return configuration
+  }
+
+  /// Decodes a JSON config file.
+  /// - Throws: ``BackendConfigurationError`` `.unreadableFile` (missing, not JSON, a value
+  ///   of the wrong type, an unknown key) or `.unknownBackend`. The message names the
+  ///   file and the key, never a value.
+  public static func load(file path: String) throws -> BackendConfiguration {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path)", reason: "cannot be read")
+    }
+    do {
+      return try JSONDecoder().decode(BackendConfiguration.self, from: data)
+    } catch let error as BackendConfigurationError {
+      throw error
+    } catch let DecodingError.typeMismatch(_, context) {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path) key \(keyPath(context.codingPath))",
+        reason: "wrong type; every value is a string (or an object for firebase and ncmb)")
+    } catch {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path)",
+        reason: "is not a JSON object of the expected shape")
+    }
+  }
+
+  /// Checks the settings of the selected backend (others are ignored).
+  ///
+  /// - firebase: `apiKey` is set; `emulatorHost`, when set, is `host:port` with a port in
+  ///   1…65535 and no scheme or path; `projectID`, when set, is non-blank.
+  /// - ncmb: `applicationKey` and `clientKey` are set; `baseURL`, when set, is an absolute
+  ///   `http` or `https` URL with a host and no query or fragment.
+  /// - Throws: ``BackendConfigurationError`` naming the variable and the file key.
+  public func validate() throws {
+    switch backend {
+    case .fake:
+      break
+    case .firebase:
+      try Self.require(
+        firebase.apiKey, variable: ConfigurationVariable.firebaseAPIKey, key: "firebase.apiKey",
+        hint: "the Web API key from the Firebase console (any value for the emulator)")
+      if let projectID = firebase.projectID,
+        projectID.trimmingCharacters(in: .whitespaces).isEmpty || projectID.contains("/")
+      {
+        throw BackendConfigurationError(
+          .invalidSetting,
+          setting: Self.settingName(ConfigurationVariable.firebaseProjectID, "firebase.projectID"),
+          reason: "must be a project ID such as my-project (no spaces or slashes)")
+      }
+      if let host = firebase.emulatorHost {
+        _ = try Self.parseHostPort(host)
+      }
+    case .ncmb:
+      try Self.require(
+        ncmb.applicationKey, variable: ConfigurationVariable.ncmbApplicationKey,
+        key: "ncmb.applicationKey", hint: "the application key of the NCMB app")
+      try Self.require(
+        ncmb.clientKey, variable: ConfigurationVariable.ncmbClientKey, key: "ncmb.clientKey",
+        hint: "the client key of the NCMB app")
+      _ = try ncmbBaseURL()
+    }
+  }
+
+  /// The validated NCMB base URL (``NCMBSettings/baseURL`` or the default).
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `NCMB_BASE_URL`.
+  public func ncmbBaseURL() throws -> URL {
+    let text = ncmb.baseURL ?? Self.defaultNCMBBaseURL
+    let setting = Self.settingName(ConfigurationVariable.ncmbBaseURL, "ncmb.baseURL")
+    guard let components = URLComponents(string: text),
+      let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      let host = components.host, !host.isEmpty,
+      components.query == nil, components.fragment == nil,
+      let url = components.url
+    else {
+      throw BackendConfigurationError(
+        .invalidSetting, setting: setting,
+        reason: "must be an absolute http(s) URL such as https://mbaas.api.nifcloud.com "
+          + "(no query or fragment)")
+    }
+    return url
+  }
+
+  /// Splits a `host:port` setting (`127.0.0.1:9099`, `localhost:9099`, `[::1]:9099`).
+  /// - Returns: the host (without brackets) and the port (1…65535).
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming
+  ///   `FIREBASE_AUTH_EMULATOR_HOST`.
+  public static func parseHostPort(_ text: String) throws -> (host: String, port: Int) {
+    let bad = BackendConfigurationError(
+      .invalidSetting,
+      setting: settingName(ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
+      reason: "must be host:port such as 127.0.0.1:9099 (no scheme, no path)")
+    guard let colon = text.lastIndex(of: ":") else { throw bad }
+    var host = String(text[..<colon])
+    let portText = text[text.index(after: colon)...]
+    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    let hostCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-_:"))
+    guard !host.isEmpty, host.unicodeScalars.allSatisfy(hostCharacters.contains),
+      host.contains(":") == text.hasPrefix("["),
+      !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
+      let port = Int(portText), (1...65_535).contains(port)
+    else { throw bad }
+    return (host, port)
+  }
+
+  static func settingName(_ variable: String, _ key: String) -> String {
+    "\(variable) (config key \(key))"
+  }
+
+  private static func require(_ value: String?, variable: String, key: String, hint: String)
+    throws
+  {
+    guard let value else {
+      throw BackendConfigurationError(
+        .missingSetting, setting: settingName(variable, key),
+        reason: "not set; set \(variable) or \(key) in the config file to \(hint)")
+    }
+    guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw BackendConfigurationError(
+        .invalidSetting, setting: settingName(variable, key), reason: "is blank")
+    }
+  }
+
+  private static func resolvedHome(_ home: String?, environment: [String: String]) throws
+    -> String
+  {
+    if let home, !home.isEmpty {
+      let expanded = expandingTilde(home, environment: environment)
+      if expanded.hasPrefix("/") { return expanded }
+      return URL(fileURLWithPath: expanded).standardizedFileURL.path
+    }
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      return URL(fileURLWithPath: state).appendingPathComponent("baas").path
+    }
+    if let userHome = environment["HOME"], !userHome.isEmpty {
+      return URL(fileURLWithPath: userHome).appendingPathComponent(".local/state/baas").path
+    }
+    throw BackendConfigurationError(
+      .missingSetting, setting: settingName(ConfigurationVariable.home, "home"),
+      reason: "no state directory: set BAAS_HOME (neither XDG_STATE_HOME nor HOME is set)")
+  }
+
+  private static func expandingTilde(_ path: String, environment: [String: String]) -> String {
+    guard path == "~" || path.hasPrefix("~/"), let userHome = environment["HOME"] else {
+      return path
+    }
+    return userHome + path.dropFirst()
+  }
+
+  private static func keyPath(_ path: [any CodingKey]) -> String {
+    path.map(\.stringValue).joined(separator: ".")
+  }
+}

@@ -1,0 +1,172 @@
+import BackendHTTP
+import FakeUserBackend
+import FirebaseUserBackend
+import Foundation
+import NCMBUserBackend
+import UserBackendKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Builds the configured ``UserBackendKit/UserBackend``:
+///
+/// ```swift
+/// let backend = try UserBackends.make(from: .environment())
+/// ```
+public enum UserBackends {
+  /// Builds the backend `configuration` selects, with a ``UserBackendKit/FileSessionStore``
+  /// in its state directory (see ``sessionNamespace(for:)``).
+  ///
+  /// - fake: a `FakeUserBackend` over the SQLite file `<home>/fake.sqlite` (created, with
+  ///   the state directory, on first use).
+  /// - firebase: a `FirebaseUserBackend` (the emulator URL form when `emulatorHost` is set).
+  /// - ncmb: an `NCMBUserBackend` against the base URL.
+  ///
+  /// - Parameters:
+  ///   - configuration: a configuration from
+  ///     ``BackendConfiguration/resolve(environment:configFile:backend:)``; validated again.
+  ///   - transport: the HTTP transport for firebase and ncmb; `nil` means
+  ///     `URLSessionTransport()` (the network). Ignored by the fake.
+  /// - Throws: ``BackendConfigurationError`` for an unusable configuration or state
+  ///   directory; the backend's own initialisation errors (a `UserStoreError` when the
+  ///   fake's database cannot be opened).
+  public static func make(
+    from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil
+  ) throws -> any UserBackend {
+    try make(
+      from: configuration, transport: transport,
+      sessionStore: try self.sessionStore(for: configuration))
+  }
+
+  /// Builds the backend `configuration` selects with a given session store and clock (the
+  /// contract harnesses pass an in-memory store and a `ManualClock`).
+  ///
+  /// - Parameters:
+  ///   - transport: the HTTP transport for firebase and ncmb; `nil` means
+  ///     `URLSessionTransport()`. Ignored by the fake.
+  ///   - clock: the clock firebase and ncmb read (token expiry, NCMB timestamps). The fake
+  ///     reads its store's clock.
+  /// - Throws: ``BackendConfigurationError`` or the backend's initialisation error.
+  public static func make(
+    from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil,
+    sessionStore: any SessionStore, clock: any AuthClock = SystemClock()
+  ) throws -> any UserBackend {
+    try configuration.validate()
+    switch configuration.backend {
+    case .fake:
+      return FakeUserBackend(store: try fakeStore(for: configuration), sessionStore: sessionStore)
+    case .firebase:
+      return try FirebaseUserBackend(
+        configuration: FirebaseConfiguration(
+          apiKey: configuration.firebase.apiKey ?? "",
+          projectID: configuration.firebase.projectID,
+          emulatorHost: configuration.firebase.emulatorHost),
+        transport: transport ?? URLSessionTransport(),
+        sessionStore: sessionStore, clock: clock)
+    case .ncmb:
+      return try NCMBUserBackend(
+        configuration: NCMBConfiguration(
+          applicationKey: configuration.ncmb.applicationKey ?? "",
+          clientKey: configuration.ncmb.clientKey ?? "",
+          baseURL: try configuration.ncmbBaseURL()),
+        transport: transport ?? URLSessionTransport(),
+        sessionStore: sessionStore, clock: clock)
+    }
+  }
+
+  /// The secret values of `configuration` (API key, application key, client key; those
+  /// that are set), for leak scans of cassettes and output.
+  public static func secrets(of configuration: BackendConfiguration) -> [String] {
+    [
+      configuration.firebase.apiKey, configuration.ncmb.applicationKey,
+      configuration.ncmb.clientKey,
+    ]
+    .compactMap { $0 }.filter { !$0.isEmpty }
+  }
+
+  /// The state directory of `configuration` (``BackendConfiguration/home``).
+  /// - Throws: ``BackendConfigurationError`` `.missingSetting` when `home` is `nil` (a
+  ///   configuration that did not go through `resolve`).
+  public static func stateDirectory(for configuration: BackendConfiguration) throws -> URL {
+    guard let home = configuration.home, !home.isEmpty else {
+      throw BackendConfigurationError(
+        .missingSetting,
+        setting: BackendConfiguration.settingName(ConfigurationVariable.home, "home"),
+        reason: "no state directory; set BAAS_HOME")
+    }
+    return URL(fileURLWithPath: home, isDirectory: true)
+  }
+
+  /// The session store of the configured backend:
+  /// `<home>/<namespace>.session.json`, mode 0600.
+  /// - Throws: ``BackendConfigurationError`` when there is no state directory.
+  public static func sessionStore(for configuration: BackendConfiguration) throws
+    -> FileSessionStore
+  {
+    FileSessionStore(
+      directory: try stateDirectory(for: configuration),
+      namespace: sessionNamespace(for: configuration))
+  }
+
+  /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state
+  /// directory is created with mode 0700.
+  /// - Throws: ``BackendConfigurationError`` when the directory cannot be created, or the
+  ///   store's `UserStoreError`.
+  public static func fakeStore(for configuration: BackendConfiguration) throws -> UserStore {
+    let directory = try stateDirectory(for: configuration)
+    do {
+      try FileManager.default.createDirectory(
+        at: directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw BackendConfigurationError(
+        .invalidSetting,
+        setting: BackendConfiguration.settingName(ConfigurationVariable.home, "home"),
+        reason: "the state directory \(directory.path) cannot be created")
+    }
+    return try openUserStore(atPath: directory.appendingPathComponent("fake.sqlite").path)
+  }
+
+  /// Opens a `UserStore` file (the fake's database, `baas emulator --data FILE`), creating
+  /// it owner-only (mode 0600) first when missing: it holds password hashes and tokens,
+  /// and SQLite gives its `-wal` and `-shm` files the same mode. `":memory:"` is passed
+  /// through.
+  /// - Throws: the store's `UserStoreError`.
+  public static func openUserStore(atPath path: String) throws -> UserStore {
+    if path != ":memory:" {
+      let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+      if descriptor >= 0 { close(descriptor) }
+    }
+    return try UserStore(path: path)
+  }
+
+  /// The session-file namespace, one per backend and project, so switching backends or
+  /// projects never mixes sessions:
+  /// - fake: `fake`
+  /// - firebase: `firebase-<projectID>` (`firebase-default` without a project ID), or
+  ///   `firebase-emulator-<projectID>-<host>-<port>` against an emulator (so two emulators
+  ///   never share a session);
+  /// - ncmb: `ncmb-<host>[-<port>]-<first 12 hex digits of SHA-256(application key)>`
+  ///   (the key itself never appears in a file name).
+  public static func sessionNamespace(for configuration: BackendConfiguration) -> String {
+    switch configuration.backend {
+    case .fake:
+      return "fake"
+    case .firebase:
+      let project = configuration.firebase.projectID ?? "default"
+      guard let host = configuration.firebase.emulatorHost,
+        let parsed = try? BackendConfiguration.parseHostPort(host)
+      else { return "firebase-\(project)" }
+      return "firebase-emulator-\(project)-\(parsed.host)-\(parsed.port)"
+    case .ncmb:
+      let url = try? configuration.ncmbBaseURL()
+      var name = "ncmb-" + (url?.host ?? "invalid")
+      if let port = url?.port { name += "-\(port)" }
+      let keyHash = Crypto.sha256Hex(configuration.ncmb.applicationKey ?? "")
+      return name + "-" + keyHash.prefix(12)
+    }
+  }
+}

@@ -1,0 +1,160 @@
+/// A command-line mistake: exit status 2 and the command's usage on standard error.
+struct UsageError: Error, CustomStringConvertible {
+  /// What is wrong, e.g. `"unknown option --emial"`.
+  var message: String
+  /// The command whose usage to show (`nil`: the top-level usage).
+  var command: String?
+
+  init(_ message: String, command: String? = nil) {
+    self.message = message
+    self.command = command
+  }
+
+  var description: String { message }
+}
+
+/// The options a command accepts.
+struct OptionSpec {
+  /// Options that take a value (`--email E`, `--email=E`), without the dashes.
+  var valued: Set<String> = []
+  /// Options without a value (`--json`), without the dashes.
+  var flags: Set<String> = []
+  /// How many positional arguments are allowed.
+  var positionals: ClosedRange<Int> = 0...0
+
+  /// Every command also accepts the global options after its name.
+  static let globalValued: Set<String> = ["backend", "config"]
+}
+
+/// Parsed options of one command: values, flags and positional arguments.
+struct ParsedOptions {
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+  var positionals: [String] = []
+  /// `--help` or `-h` was given.
+  var help = false
+
+  func value(_ name: String) -> String? { values[name] }
+  func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+  /// Parses `arguments` against `spec`; `--` ends option parsing.
+  /// - Throws: ``UsageError`` for an unknown option, a missing value, a repeated option
+  ///   or a wrong number of positional arguments.
+  static func parse(_ arguments: [String], spec: OptionSpec, command: String) throws
+    -> ParsedOptions
+  {
+    var parsed = ParsedOptions()
+    var index = 0
+    var onlyPositionals = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+        parsed.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositionals = true
+        continue
+      }
+      if argument == "--help" || argument == "-h" {
+        parsed.help = true
+        continue
+      }
+      guard argument.hasPrefix("--") else {
+        throw UsageError("unknown option \(argument)", command: command)
+      }
+      var name = String(argument.dropFirst(2))
+      var inlineValue: String?
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      if spec.valued.contains(name) || OptionSpec.globalValued.contains(name) {
+        let value: String
+        if let inlineValue {
+          value = inlineValue
+        } else {
+          guard index < arguments.count else {
+            throw UsageError("--\(name) needs a value", command: command)
+          }
+          value = arguments[index]
+          index += 1
+        }
+        guard parsed.values[name] == nil else {
+          throw UsageError("--\(name) is given twice", command: command)
+        }
+        parsed.values[name] = value
+      } else if spec.flags.contains(name) {
+        guard inlineValue == nil else {
+          throw UsageError("--\(name) takes no value", command: command)
+        }
+        parsed.flags.insert(name)
+      } else if name == "password" {
+        throw UsageError(
+          "the password is never an argument: set BAAS_PASSWORD or use --password-stdin",
+          command: command)
+      } else {
+        throw UsageError("unknown option --\(name)", command: command)
+      }
+    }
+    if !parsed.help && !spec.positionals.contains(parsed.positionals.count) {
+      let expected =
+        spec.positionals.upperBound == 0
+        ? "no arguments" : "\(spec.positionals.lowerBound)–\(spec.positionals.upperBound)"
+      // The arguments themselves are not echoed: one could be a mistyped password.
+      throw UsageError(
+        "expected \(expected), got \(parsed.positionals.count) argument"
+          + (parsed.positionals.count == 1 ? "" : "s"), command: command)
+    }
+    return parsed
+  }
+}
+
+/// The global options before the command name, and the rest.
+struct GlobalArguments {
+  var backend: String?
+  var config: String?
+  var help = false
+  var command: String?
+  var rest: [String] = []
+
+  /// Splits `arguments` (without the program name) at the first non-option.
+  /// - Throws: ``UsageError`` for an unknown global option or a missing value.
+  static func parse(_ arguments: [String]) throws -> GlobalArguments {
+    var result = GlobalArguments()
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if !argument.hasPrefix("-") {
+        result.command = argument
+        result.rest = Array(arguments[(index + 1)...])
+        return result
+      }
+      index += 1
+      if argument == "--help" || argument == "-h" {
+        result.help = true
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      guard name == "--backend" || name == "--config" else {
+        throw UsageError("unknown option \(name) (global options: --backend, --config)")
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else {
+        guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+        value = arguments[index]
+        index += 1
+      }
+      if name == "--backend" { result.backend = value } else { result.config = value }
+    }
+    return result
+  }
+}

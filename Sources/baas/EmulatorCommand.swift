@@ -1,0 +1,129 @@
+import BackendEmulator
+import Dispatch
+import Foundation
+import Synchronization
+import UserBackends
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `emulator`: serves the Firebase Auth and NCMB wire protocols on one loopback port.
+enum EmulatorCommand {
+  static let all: [Command] = [emulator]
+
+  static let emulator = Command(
+    name: "emulator", synopsis: "[--host 127.0.0.1] [--port 9099] [--data FILE] [--project-id ID]",
+    help: """
+      Serves the Firebase Auth REST API (v1, the legacy v3 names, the token endpoint and
+      the emulator-only endpoints) and the NCMB REST API on one HTTP/1.1 port. When ready
+      it prints the base URLs, the project ID and the NCMB demo keys; it stops cleanly on
+      SIGINT (Ctrl-C) or SIGTERM.
+
+      options:
+        --host H         address to listen on (default 127.0.0.1)
+        --port P         port (default 9099; 0 picks a free port, printed when ready)
+        --data FILE      keep users in this SQLite file (default: in memory)
+        --project-id ID  the Firebase project ID (default demo-project)
+      """,
+    spec: OptionSpec(valued: ["host", "port", "data", "project-id"]),
+    run: { options, _ in
+      let host = options.value("host") ?? "127.0.0.1"
+      let portText = options.value("port") ?? "9099"
+      guard let port = Int(portText), (0...65_535).contains(port) else {
+        throw UsageError("--port must be a number in 0…65535", command: "emulator")
+      }
+      let projectID = options.value("project-id") ?? "demo-project"
+      guard !projectID.isEmpty, !projectID.contains("/") else {
+        throw UsageError(
+          "--project-id must be a project ID such as demo-project", command: "emulator")
+      }
+      do {
+        let store = try UserBackends.openUserStore(atPath: options.value("data") ?? ":memory:")
+        let emulator = BackendEmulator(store: store, projectID: projectID)
+        let server = EmulatorServer(host: host, port: port) { request in
+          await emulator.handle(request)
+        }
+        let signals = SignalWatch([SIGINT, SIGTERM])
+        let bound = try server.start()
+        let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)"
+        Console.out(
+          """
+          baas emulator ready on \(base)
+            Firebase Auth:   \(base)/identitytoolkit.googleapis.com/v1
+            Secure Token:    \(base)/securetoken.googleapis.com/v1/token
+            project ID:      \(projectID)
+            NCMB:            \(base)/2013-09-01
+            NCMB application key: \(NCMBDemoKeys.applicationKey)
+            NCMB client key:      \(NCMBDemoKeys.clientKey)
+          use it with:
+            export FIREBASE_AUTH_EMULATOR_HOST=\(host.contains(":") ? "[\(host)]" : host):\(bound) \
+          FIREBASE_PROJECT_ID=\(projectID) FIREBASE_API_KEY=any-value
+            export NCMB_BASE_URL=\(base) NCMB_APPLICATION_KEY=\(NCMBDemoKeys.applicationKey) \
+          NCMB_CLIENT_KEY=\(NCMBDemoKeys.clientKey)
+          press Ctrl-C to stop
+          """)
+        let received = await signals.wait()
+        server.stop()
+        Console.error("baas emulator: stopped (signal \(received))")
+        return .success
+      } catch {
+        Console.error("baas emulator: cannot start on \(host):\(port): \(error)")
+        return .failure
+      }
+    })
+}
+
+/// Catches signals through `DispatchSource` signal sources from the moment it is created
+/// (the default actions are turned off, so the process does not die mid-write); ``wait()``
+/// returns the first signal received, even one that arrived before the call.
+final class SignalWatch {
+  private var sources: [any DispatchSourceSignal] = []
+  private let state = SignalState()
+
+  init(_ signals: [Int32]) {
+    for number in signals {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [state] in state.deliver(number) }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  /// The first signal received.
+  func wait() async -> Int32 {
+    await withCheckedContinuation { state.wait($0) }
+  }
+
+  deinit {
+    for source in sources { source.cancel() }
+  }
+}
+
+/// The first signal number and the task waiting for it.
+private final class SignalState: Sendable {
+  private let state = Mutex<(received: Int32?, waiter: CheckedContinuation<Int32, Never>?)>(
+    (nil, nil))
+
+  func wait(_ continuation: CheckedContinuation<Int32, Never>) {
+    let ready = state.withLock { state -> Int32? in
+      if let received = state.received { return received }
+      state.waiter = continuation
+      return nil
+    }
+    if let ready { continuation.resume(returning: ready) }
+  }
+
+  func deliver(_ number: Int32) {
+    let waiter = state.withLock { state -> CheckedContinuation<Int32, Never>? in
+      guard state.received == nil else { return nil }
+      state.received = number
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(returning: number)
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import UserBackendKit
+import UserBackends
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Exit statuses: 0 success, 1 the operation failed, 2 usage or configuration.
+enum ExitStatus: Int32 {
+  case success = 0
+  case failure = 1
+  case usage = 2
+}
+
+/// Unbuffered writes to standard output and standard error (so a parent process reading a
+/// pipe sees each line at once).
+enum Console {
+  static func out(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
+  static func error(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+
+  /// `true` when standard error is a terminal (progress goes there).
+  static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+  /// `true` when standard input is a terminal (a password prompt is possible).
+  static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+}
+
+/// The `--json` shapes: `{"user":{…}}`, `{"user":null}` and `{"error":{…}}`.
+enum JSONOutput {
+  /// The user object: `id`, `email`, `username` (`null` when absent) and `providers`.
+  struct UserObject: Encodable {
+    var user: User?
+
+    private enum Keys: String, CodingKey { case user }
+    private enum UserKeys: String, CodingKey { case id, email, username, providers }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      guard let user else {
+        try container.encodeNil(forKey: .user)
+        return
+      }
+      var nested = container.nestedContainer(keyedBy: UserKeys.self, forKey: .user)
+      try nested.encode(user.id, forKey: .id)
+      try nested.encode(user.email, forKey: .email)
+      try nested.encode(user.username, forKey: .username)
+      try nested.encode(user.providers, forKey: .providers)
+    }
+  }
+
+  /// The error object: `code` (portable name), `backendCode` (or `null`), `message`.
+  struct ErrorObject: Encodable {
+    var error: UserBackendError
+
+    private enum Keys: String, CodingKey { case error }
+    private enum ErrorKeys: String, CodingKey { case code, backendCode, message }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      var nested = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
+      try nested.encode(error.code.name, forKey: .code)
+      try nested.encode(error.backendCode?.rawValue, forKey: .backendCode)
+      try nested.encode(error.message, forKey: .message)
+    }
+  }
+
+  static func encode(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  static func user(_ user: User?) -> String { encode(UserObject(user: user)) }
+  static func error(_ error: UserBackendError) -> String { encode(ErrorObject(error: error)) }
+}
+
+/// Human-readable lines.
+enum HumanOutput {
+  /// `alice@example.com (id 1a2b…, providers: password)`.
+  static func describe(_ user: User) -> String {
+    let name =
+      user.email ?? user.username ?? user.phoneNumber
+      ?? (user.isAnonymous ? "anonymous user" : user.id)
+    var details = ["id \(user.id)"]
+    if let username = user.username, user.email != nil { details.append("username \(username)") }
+    if let phone = user.phoneNumber, name != phone { details.append("phone \(phone)") }
+    details.append(
+      "providers: " + (user.providers.isEmpty ? "none" : user.providers.joined(separator: ", ")))
+    return "\(name) (\(details.joined(separator: "; ")))"
+  }
+
+  /// The stderr lines for a failed operation: the portable code, the backend's code, the
+  /// message and, when one applies, a hint.
+  static func errorLines(_ error: UserBackendError, backend: String?, hint withHint: Bool = true)
+    -> [String]
+  {
+    var lines = ["baas: error: \(error.description)"]
+    if withHint, let hint = hint(for: error, backend: backend) { lines.append("hint: \(hint)") }
+    return lines
+  }
+
+  static func hint(for error: UserBackendError, backend: String?) -> String? {
+    switch error.code {
+    case .misconfigured(let setting, _):
+      let lowered = setting.lowercased()
+      if lowered.contains("apikey") || lowered.contains("api_key") || lowered.contains("api key") {
+        return "wrong API key? check FIREBASE_API_KEY (or firebase.apiKey in the config file)"
+      }
+      if lowered.contains("client") || lowered.contains("signature") {
+        return "wrong client key? check NCMB_CLIENT_KEY and NCMB_APPLICATION_KEY"
+      }
+      if lowered.contains("application") {
+        return "wrong application key? check NCMB_APPLICATION_KEY"
+      }
+      return "check the setting named above (environment variable or config file)"
+    case .notSignedIn:
+      return "sign in first: baas signin --email E (or --username U)"
+    case .sessionExpired:
+      return "the server no longer accepts the session; sign in again"
+    case .accountAlreadyExists:
+      return "the account exists; use baas signin"
+    case .invalidCredentials:
+      if let code = error.backendCode?.rawValue.uppercased(),
+        code.contains("CODE") || code.contains("VERIFICATION")
+      {
+        return "check the SMS code, or start again with baas phone start"
+      }
+      return "check the identifier and the password (unknown accounts look the same)"
+    case .weakPassword(let minimum):
+      return "choose a password of at least \(minimum) characters"
+    case .network:
+      if backend == "fake" { return nil }
+      return "is the server reachable? for the local emulator run `baas emulator` and set "
+        + "FIREBASE_AUTH_EMULATOR_HOST or NCMB_BASE_URL"
+    case .unsupported(let capability):
+      return "the \(backend ?? "selected") backend does not offer \(capability); "
+        + "try --backend fake"
+    case .rateLimited(let retryAfter):
+      return retryAfter.map { "wait \(Int($0)) s and retry" } ?? "wait a moment and retry"
+    default:
+      return nil
+    }
+  }
+}
+
+/// Turns any error of a command into a ``UserBackendKit/UserBackendError`` for output.
+func portableError(_ error: any Error) -> UserBackendError {
+  switch error {
+  case let error as UserBackendError: return error
+  case let error as BackendConfigurationError: return error.userBackendError
+  default:
+    return UserBackendError(
+      .server(status: 0, code: nil, message: nil),
+      message: "Unexpected error: \(String(describing: error))")
+  }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where the password comes from. It is never an argument value (arguments show up in
+/// `ps` and shell history):
+/// 1. `--password-stdin`: the first line of standard input (the line terminator removed,
+///    nothing else trimmed; read without echo when standard input is a terminal);
+/// 2. the `BAAS_PASSWORD` environment variable;
+/// 3. a prompt without echo when standard input is a terminal.
+enum PasswordInput {
+  /// Reads the password.
+  /// - Throws: ``UsageError`` when no source is available or standard input is empty.
+  static func read(fromStandardInput: Bool, environment: [String: String], command: String)
+    throws -> String
+  {
+    if fromStandardInput {
+      // On a terminal, read the line without echo rather than show what is typed.
+      let input =
+        Console.standardInputIsTerminal
+        ? promptWithoutEcho("Password: ") : readLine(strippingNewline: true)
+      guard let line = input else {
+        throw UsageError("--password-stdin: standard input is empty", command: command)
+      }
+      return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+    if let password = environment["BAAS_PASSWORD"], !password.isEmpty {
+      return password
+    }
+    if Console.standardInputIsTerminal, let password = promptWithoutEcho("Password: ") {
+      return password
+    }
+    throw UsageError(
+      "no password: set BAAS_PASSWORD, pipe it with --password-stdin, or run on a terminal "
+        + "to be prompted", command: command)
+  }
+
+  /// Prints `prompt` on standard error and reads one line from the terminal with echo
+  /// turned off; the terminal settings are restored afterwards.
+  private static func promptWithoutEcho(_ prompt: String) -> String? {
+    FileHandle.standardError.write(Data(prompt.utf8))
+    var original = termios()
+    let haveSettings = tcgetattr(STDIN_FILENO, &original) == 0
+    if haveSettings {
+      var silent = original
+      silent.c_lflag &= ~tcflag_t(ECHO)
+      silent.c_lflag |= tcflag_t(ECHONL)
+      _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    }
+    defer {
+      if haveSettings {
+        var restore = original
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &restore)
+      }
+    }
+    return readLine(strippingNewline: true)
+  }
+}

@@ -1,0 +1,91 @@
+import FakeUserBackend
+import UserBackendKit
+import UserBackends
+
+/// `phone start` and `phone verify`: SMS verification-code sign-in.
+enum PhoneCommands {
+  static let all: [Command] = [start, verify]
+
+  static let start = Command(
+    name: "phone start", synopsis: "--phone-number N [--json]",
+    help: """
+      Sends a verification code by SMS to an E.164 number (+819012345678). The
+      verification ID is kept in BAAS_HOME so `baas phone verify` can finish the sign-in
+      from another process. The fake sends no SMS: it prints the code on standard error.
+
+      options:
+        --phone-number N   the E.164 phone number
+        --json             print {"verification":{"id":...,"phoneNumber":...}} or {"error":{...}}
+      """,
+    spec: OptionSpec(valued: ["phone-number"], flags: ["json"]),
+    run: { options, context in
+      guard let phoneNumber = options.value("phone-number") else {
+        throw UsageError("--phone-number is required", command: "phone start")
+      }
+      let context = context.merging(options)
+      let json = options.has("json")
+      do {
+        let configuration = try context.configuration()
+        let backend = try UserBackends.make(from: configuration)
+        let verificationID = try await backend.startPhoneVerification(phoneNumber: phoneNumber)
+        if configuration.backend == .fake,
+          let pending = try? UserBackends.fakeStore(for: configuration)
+            .pendingPhoneVerifications()
+            .first(where: { $0.verificationID == verificationID })
+        {
+          Console.error("note: the fake backend sends no SMS; the code is \(pending.code)")
+        }
+        if json {
+          Console.out(
+            JSONOutput.encode([
+              "verification": ["id": verificationID, "phoneNumber": phoneNumber]
+            ]))
+        } else {
+          Console.out("Verification code sent to \(phoneNumber).")
+          Console.out("verification ID: \(verificationID)")
+          Console.out("Next: baas phone verify --code CODE")
+        }
+        return .success
+      } catch {
+        return reportFailure(error, json: json, backend: context.backendName)
+      }
+    })
+
+  static let verify = Command(
+    name: "phone verify", synopsis: "--code C [--verification-id ID] [--json]",
+    help: """
+      Finishes phone sign-in with the SMS code. The verification ID defaults to the one
+      `baas phone start` stored in BAAS_HOME.
+
+      options:
+        --code C              the 6-digit code
+        --verification-id ID  the verification ID (default: the pending one)
+        --json                print {"user":{...}} or {"error":{...}}
+      """,
+    spec: OptionSpec(valued: ["code", "verification-id"], flags: ["json"]),
+    run: { options, context in
+      guard let code = options.value("code") else {
+        throw UsageError("--code is required", command: "phone verify")
+      }
+      let context = context.merging(options)
+      return await report(
+        json: options.has("json"), backend: context.backendName,
+        {
+          let configuration = try context.configuration()
+          let backend = try UserBackends.make(from: configuration)
+          var verificationID = options.value("verification-id")
+          if verificationID == nil {
+            verificationID = try await UserBackends.sessionStore(for: configuration).load()
+              .pendingPhoneVerification?.verificationID
+          }
+          guard let verificationID else {
+            throw UserBackendError(
+              .invalidInput(
+                field: "verificationID",
+                reason: "no pending verification; run baas phone start first"))
+          }
+          return try await backend.signIn(verificationID: verificationID, code: code).user
+        },
+        success: { user in ["Signed in as \(user.map(HumanOutput.describe) ?? "?")."] })
+    })
+}

@@ -1,0 +1,74 @@
+import Foundation
+import UserBackendContracts
+import UserBackends
+
+/// `verify`: runs the contract suite on the offline harnesses.
+enum VerifyCommand {
+  static let all: [Command] = [verify]
+
+  static let verify = Command(
+    name: "verify",
+    synopsis: "[--backends LIST] [--contracts DIR] [--recordings DIR] "
+      + "[--format text|json|junit|markdown]",
+    help: """
+      Runs every contract in the contracts directory on each harness and prints a report
+      on standard output; on a terminal, one progress line per contract goes to standard
+      error. Exit status 0 iff no contract failed (skipped ones do not count).
+
+      options:
+        --backends LIST    comma-separated harnesses (default: \
+      \(ContractHarnesses.offlineDefaultNames.joined(separator: ",")); known: \
+      \(ContractHarnesses.knownNames.joined(separator: ", ")))
+        --contracts DIR    the contract files (default: Contracts)
+        --recordings DIR   the cassettes for replay harnesses (default: Recordings)
+        --format F         text (default), json, junit or markdown
+      """,
+    spec: OptionSpec(valued: ["backends", "contracts", "recordings", "format"]),
+    run: { options, _ in try await run(options) })
+
+  /// Loads the contracts, runs them on the harnesses and prints the report.
+  static func run(_ options: ParsedOptions) async throws -> ExitStatus {
+    let formatName = options.value("format") ?? "text"
+    guard let format = ReportFormat(rawValue: formatName) else {
+      throw UsageError(
+        "--format must be text, json, junit or markdown", command: "verify")
+    }
+    let harnessOptions = ContractHarnesses.Options(
+      recordings: URL(
+        fileURLWithPath: options.value("recordings") ?? "Recordings", isDirectory: true))
+    var harnesses = ContractHarnesses.offlineDefaults(options: harnessOptions)
+    if let names = options.value("backends") {
+      do {
+        harnesses = try ContractHarnesses.list(names, options: harnessOptions)
+      } catch let error as BackendConfigurationError {
+        throw UsageError(error.description, command: "verify")
+      }
+    }
+    let directory = URL(
+      fileURLWithPath: options.value("contracts") ?? "Contracts", isDirectory: true)
+    let loaded: [Contract]
+    do {
+      loaded = try ContractLoader.load(directory: directory)
+    } catch {
+      Console.error("baas verify: cannot load contracts from \(directory.path): \(error)")
+      return .failure
+    }
+    let runner = ContractRunner(contracts: loaded, harnesses: harnesses)
+    var progress: (@Sendable (ContractResult) -> Void)?
+    if Console.standardErrorIsTerminal {
+      progress = { result in Console.error(progressLine(result)) }
+    }
+    let report = await runner.run(progress: progress)
+    Console.out(report.render(format))
+    return report.failedCount == 0 ? .success : .failure
+  }
+
+  /// One progress line for a finished contract.
+  static func progressLine(_ result: ContractResult) -> String {
+    switch result.outcome {
+    case .passed: "pass  \(result.harness)  \(result.contract)"
+    case .failed(let failure): "FAIL  \(result.harness)  \(result.contract): \(failure)"
+    case .skipped(let reason): "skip  \(result.harness)  \(result.contract) (\(reason))"
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What one `baas` run produced.
+struct BaasResult: Sendable {
+  var status: Int32
+  var standardOutput: String
+  var standardError: String
+
+  /// Both streams, for "never printed" checks.
+  var allOutput: String { standardOutput + standardError }
+
+  /// Standard output parsed as one JSON object.
+  func json() throws -> [String: Any] {
+    let data = Data(standardOutput.utf8)
+    let object = try JSONSerialization.jsonObject(with: data)
+    return try #require(object as? [String: Any], "not a JSON object: \(standardOutput)")
+  }
+}
+
+/// Runs the built `baas` executable in a private state directory (a fresh `BAAS_HOME`
+/// per instance), with a minimal environment so the tests are hermetic.
+struct Baas: Sendable {
+  /// The state directory (`BAAS_HOME`) of this instance.
+  let home: URL
+  /// Extra environment variables for every run.
+  var environment: [String: String] = [:]
+
+  init() throws {
+    home = FileManager.default.temporaryDirectory
+      .appendingPathComponent("BaasCLITests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+  }
+
+  /// Removes the state directory.
+  func cleanUp() { try? FileManager.default.removeItem(at: home) }
+
+  /// The `baas` executable: `BAAS_EXECUTABLE`, else next to the test bundle, else
+  /// `.build/debug/baas` relative to this source file.
+  static let executable: URL? = {
+    let fileManager = FileManager.default
+    if let path = ProcessInfo.processInfo.environment["BAAS_EXECUTABLE"] {
+      return URL(fileURLWithPath: path)
+    }
+    var candidates: [URL] = []
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      candidates.append(directory.appendingPathComponent("baas"))
+      directory = directory.deletingLastPathComponent()
+    }
+    if let bundle = Bundle.main.executableURL?.deletingLastPathComponent() {
+      candidates.append(bundle.appendingPathComponent("baas"))
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug/baas"))
+    return candidates.first { fileManager.isExecutableFile(atPath: $0.path) }
+  }()
+
+  /// Runs `baas arguments…` with `input` on standard input; kills it after `timeout`
+  /// seconds (then the status is the signal's).
+  func run(
+    _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil,
+    timeout: TimeInterval = 60
+  ) async throws -> BaasResult {
+    let executable = try #require(Baas.executable, "the baas executable was not found")
+    var environment = [
+      "BAAS_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin",
+      "LANG": "C.UTF-8",
+    ]
+    for (key, value) in self.environment { environment[key] = value }
+    for (key, value) in extra { environment[key] = value }
+    return try await Self.launch(
+      executable, arguments, environment: environment, input: input, timeout: timeout)
+  }
+
+  /// Starts a process and collects its output with a bounded wait.
+  static func launch(
+    _ executable: URL, _ arguments: [String], environment: [String: String], input: String?,
+    timeout: TimeInterval
+  ) async throws -> BaasResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    let output = Pipe()
+    let error = Pipe()
+    let standardInput = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = standardInput
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
+    try process.run()
+    if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+    try standardInput.fileHandleForWriting.close()
+    async let outData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+    async let errData = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }.value
+    let finished = await Task.detached {
+      exited.wait(timeout: .now() + timeout) == .success
+    }.value
+    if !finished {
+      process.terminate()
+      exited.wait()
+    }
+    let (out, err) = await (outData, errData)
+    #expect(finished, "baas \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
+    return BaasResult(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: out, as: UTF8.self),
+      standardError: String(decoding: err, as: UTF8.self))
+  }
+}
+
+/// A unique email and a password for one test.
+func uniqueAccount() -> (email: String, password: String) {
+  let tag = UUID().uuidString.prefix(8).lowercased()
+  return ("user-\(tag)@example.com", "pw-\(tag)-Secret!")
+}

@@ -1,2 +1,0 @@
-// Placeholder so the test target builds before its first real test lands; delete it then.
-enum _BackendEmulatorTestsPlaceholder {}

@@ -1,0 +1,70 @@
+import BackendEmulator
+import BackendHTTP
+import Foundation
+
+/// A handler that describes the request it got as JSON: method, url, rawPath, rawQuery,
+/// body (UTF-8) and the `Content-Type` / `X-Test` fields.
+let echoHandler: EmulatorServer.Handler = { request in
+  let object: [String: String] = [
+    "method": request.method.rawValue,
+    "url": request.url.absoluteString,
+    "rawPath": request.rawPath,
+    "rawQuery": request.rawQuery ?? "<none>",
+    "body": String(decoding: request.body, as: UTF8.self),
+    "contentType": request.headerFields["Content-Type"] ?? "<none>",
+    "xTest": request.headerFields["X-Test"] ?? "<none>",
+  ]
+  let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+  return HTTPResponse(
+    status: 200, headerFields: ["Content-Type": "application/json"], body: body)
+}
+
+/// Starts a server on an ephemeral loopback port, runs `body`, then stops the server.
+func withServer<T: Sendable>(
+  limits: EmulatorServer.Limits = .init(),
+  handler: @escaping EmulatorServer.Handler = echoHandler,
+  _ body: (Int) async throws -> T
+) async throws -> T {
+  let server = EmulatorServer(host: "127.0.0.1", port: 0, limits: limits, handler: handler)
+  let port = try server.start()
+  do {
+    let result = try await body(port)
+    await stopOffPool(server)
+    return result
+  } catch {
+    await stopOffPool(server)
+    throw error
+  }
+}
+
+/// Calls the blocking `stop()` on its own thread.
+func stopOffPool(_ server: EmulatorServer) async {
+  _ = try? await blocking { server.stop() }
+}
+
+/// A gate that handlers wait on until the test opens it; every wait is bounded.
+actor Gate {
+  private var isOpen = false
+  private(set) var arrivals = 0
+
+  /// Waits until ``open()``; `false` after `timeout` seconds without it.
+  func wait(timeout: Double = 20) async -> Bool {
+    arrivals += 1
+    let deadline = ContinuousClock.now + .seconds(timeout)
+    while !isOpen && ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return isOpen
+  }
+
+  /// Waits until `count` callers have arrived; `false` after `timeout` seconds.
+  func waitForArrivals(_ count: Int, timeout: Double = 20) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(timeout)
+    while arrivals < count && ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return arrivals >= count
+  }
+
+  func open() { isOpen = true }
+}
