@@ -167,4 +167,19 @@ struct EmulatorOverHTTPTests {
     #expect(signUp.status == 200)
     #expect(signUp.headerFields["Access-Control-Allow-Origin"] == "*")
   }
+
+  @Test("EmulatorTransport hands requests to the emulator and honours cancellation")
+  func transport() async throws {
+    let store = try makeStore()
+    let transport = EmulatorTransport(BackendEmulator(store: store))
+    let request = FirebaseRequests().accounts(
+      "signUp", ["email": "t@example.com", "password": "secret1"])
+    #expect(try await transport.send(request).status == 200)
+    let cancelled = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await transport.send(request)
+    }
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+    #expect(try store.userCount() == 1)
+  }
 }
