@@ -59,7 +59,7 @@ struct EmulatorRig {
     return try NCMBUserBackend(
       configuration: NCMBConfiguration(
         applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
-        baseURL: baseURL),
+        baseURL: baseURL, validatesResponseSignature: true),
       transport: transport, sessionStore: sessionStore, clock: clock)
   }
 

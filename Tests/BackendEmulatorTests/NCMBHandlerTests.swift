@@ -106,6 +106,26 @@ struct NCMBHandlerTests {
     #expect(response.status == status)
   }
 
+  @Test(
+    "answers carry a response signature for the host the client signed",
+    arguments: [nil, "mbaas.api.nifcloud.com"] as [String?])
+  func responseSignature(fqdn: String?) async throws {
+    var signer = requests
+    signer.signedFQDN = fqdn
+    let request = signer.request(
+      .post, "/2013-09-01/users", body: ["userName": "sig", "password": "secret1"])
+    let created = await handler.handle(request)
+    #expect(created.headerFields["X-NCMB-Response-Signature"] != nil)
+    #expect(
+      NCMBSignature.verifyResponse(
+        created, to: request, clientKey: NCMBDemoKeys.clientKey, fqdn: fqdn) == true)
+    let duplicate = await handler.handle(request)
+    #expect(duplicate.ncmbCode == "E409001")
+    #expect(
+      NCMBSignature.verifyResponse(
+        duplicate, to: request, clientKey: NCMBDemoKeys.clientKey, fqdn: fqdn) == true)
+  }
+
   @Test("a GET query is signed exactly as received (raw, not re-encoded)")
   func rawQuerySigned() async throws {
     _ = await signUp("q:user", "secret1")
@@ -256,5 +276,21 @@ struct NCMBHandlerTests {
     #expect(await handler.handle(badJSON).ncmbCode == "E400001")
     let unknown = await handler.handle(requests.request(.get, "/2013-09-01/classes/Foo"))
     #expect(unknown.ncmbCode == "E404002")
+  }
+
+  @Test("the owner may not rename (E403003) nor send sessionToken in the body (E403005)")
+  func unsupportedUpdates() async throws {
+    let created = await signUp("frank")
+    let id = try #require(created.json["objectId"] as? String)
+    let token = try #require(created.json["sessionToken"] as? String)
+    let rename = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)", body: ["userName": "francis"], sessionToken: token))
+    #expect(rename.ncmbCode == "E403003")
+    let withToken = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)", body: ["sessionToken": token], sessionToken: token))
+    #expect(withToken.ncmbCode == "E403005")
+    #expect(try store.user(id: id)?.username == "frank")
   }
 }
