@@ -55,8 +55,8 @@ func reportFailure(_ error: any Error, json: Bool, backend: String?) -> ExitStat
     Console.out(JSONOutput.error(portable))
   } else {
     // A configuration error already says which setting to fix; backend errors get a hint.
-    let hint = error is BackendConfigurationError ? nil : backend
-    for line in HumanOutput.errorLines(portable, backend: backend, hint: hint != nil) {
+    let withHint = !(error is BackendConfigurationError)
+    for line in HumanOutput.errorLines(portable, backend: backend, hint: withHint) {
       Console.error(line)
     }
   }

@@ -39,24 +39,26 @@ enum PasswordInput {
         + "to be prompted", command: command)
   }
 
-  /// Prints `prompt` on standard error and reads one line from the terminal with echo
-  /// turned off; the terminal settings are restored afterwards.
+  /// Turns echo off, then prints `prompt` on standard error and reads one line from the
+  /// terminal; the terminal settings are restored afterwards. Echo goes off before the
+  /// prompt appears, so nothing typed after the prompt is ever shown, and nothing typed
+  /// ahead is discarded (`TCSANOW`).
   private static func promptWithoutEcho(_ prompt: String) -> String? {
-    FileHandle.standardError.write(Data(prompt.utf8))
     var original = termios()
     let haveSettings = tcgetattr(STDIN_FILENO, &original) == 0
     if haveSettings {
       var silent = original
       silent.c_lflag &= ~tcflag_t(ECHO)
       silent.c_lflag |= tcflag_t(ECHONL)
-      _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+      _ = tcsetattr(STDIN_FILENO, TCSANOW, &silent)
     }
     defer {
       if haveSettings {
         var restore = original
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &restore)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &restore)
       }
     }
+    FileHandle.standardError.write(Data(prompt.utf8))
     return readLine(strippingNewline: true)
   }
 }

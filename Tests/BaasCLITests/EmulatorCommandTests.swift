@@ -157,6 +157,40 @@ struct EmulatorCommandTests {
     #expect(result.status == 0)
   }
 
+  @Test("a wrong NCMB client key is misconfigured, with a hint and without the key")
+  func wrongClientKey() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let emulator = try await RunningEmulator.start(in: baas.home)
+    var stopped = false
+    defer {
+      if !stopped { kill(emulator.process.processIdentifier, SIGKILL) }
+    }
+    let wrongKey = "wrong-client-key-\(UUID().uuidString)"
+    let environment = [
+      "BAAS_BACKEND": "ncmb", "NCMB_BASE_URL": "http://127.0.0.1:\(emulator.port)",
+      "NCMB_APPLICATION_KEY": emulator.applicationKey, "NCMB_CLIENT_KEY": wrongKey,
+      "BAAS_PASSWORD": "secret-pw-1",
+    ]
+    let human = try await baas.run(
+      ["signup", "--username", "keytest"], environment: environment)
+    #expect(human.status == 1)
+    #expect(human.standardError.contains("misconfigured"))
+    #expect(human.standardError.contains("E403002"))
+    #expect(human.standardError.contains("hint: wrong client key?"))
+    let json = try await baas.run(
+      ["signup", "--username", "keytest", "--json"], environment: environment)
+    let error = try #require(try json.json()["error"] as? [String: Any])
+    #expect(error["code"] as? String == "misconfigured")
+    #expect(error["backendCode"] as? String == "E403002")
+    for output in [human.allOutput, json.allOutput] {
+      #expect(!output.contains(wrongKey))
+      #expect(!output.contains(emulator.applicationKey))
+    }
+    _ = await emulator.stop()
+    stopped = true
+  }
+
   @Test("the emulator stops cleanly on SIGINT and SIGTERM", arguments: [SIGINT, SIGTERM])
   func stopsOnSignal(signal number: Int32) async throws {
     let baas = try Baas()

@@ -151,4 +151,35 @@ struct EmulatorOverHTTPTests {
     #expect(wiped.status == 200)
     #expect(try store.userCount() == 0)
   }
+
+  @Test("a CORS preflight is answered without authentication; answers allow any origin")
+  func cors() async throws {
+    let emulator = BackendEmulator(store: try makeStore())
+    var preflight = HTTPRequest(
+      method: .options,
+      url: URL(string: "http://127.0.0.1:9099/2013-09-01/users")!)
+    preflight.headerFields["Access-Control-Request-Headers"] = "x-ncmb-signature"
+    let answer = await emulator.handle(preflight)
+    #expect(answer.status == 204)
+    #expect(answer.headerFields["Access-Control-Allow-Headers"] == "x-ncmb-signature")
+    let signUp = await emulator.handle(
+      FirebaseRequests().accounts("signUp", ["email": "c@example.com", "password": "secret1"]))
+    #expect(signUp.status == 200)
+    #expect(signUp.headerFields["Access-Control-Allow-Origin"] == "*")
+  }
+
+  @Test("EmulatorTransport hands requests to the emulator and honours cancellation")
+  func transport() async throws {
+    let store = try makeStore()
+    let transport = EmulatorTransport(BackendEmulator(store: store))
+    let request = FirebaseRequests().accounts(
+      "signUp", ["email": "t@example.com", "password": "secret1"])
+    #expect(try await transport.send(request).status == 200)
+    let cancelled = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await transport.send(request)
+    }
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+    #expect(try store.userCount() == 1)
+  }
 }

@@ -277,4 +277,20 @@ struct NCMBHandlerTests {
     let unknown = await handler.handle(requests.request(.get, "/2013-09-01/classes/Foo"))
     #expect(unknown.ncmbCode == "E404002")
   }
+
+  @Test("the owner may not rename (E403003) nor send sessionToken in the body (E403005)")
+  func unsupportedUpdates() async throws {
+    let created = await signUp("frank")
+    let id = try #require(created.json["objectId"] as? String)
+    let token = try #require(created.json["sessionToken"] as? String)
+    let rename = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)", body: ["userName": "francis"], sessionToken: token))
+    #expect(rename.ncmbCode == "E403003")
+    let withToken = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)", body: ["sessionToken": token], sessionToken: token))
+    #expect(withToken.ncmbCode == "E403005")
+    #expect(try store.user(id: id)?.username == "frank")
+  }
 }
