@@ -16,11 +16,10 @@ extension UserStore {
   /// - Returns: the verification (ID: 24 random bytes as base64url).
   /// - Throws: ``UserStoreError/database(message:)``.
   public func startPhoneVerification(phoneNumber: String) throws -> PhoneVerification {
-    var generator = SystemRandomNumberGenerator()
-    let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+    let code = String(format: "%06d", randomness.int(in: 0..<1_000_000))
     let now = clock.now()
     let verification = PhoneVerification(
-      verificationID: Base64URL.encode(Crypto.randomBytes(24)),
+      verificationID: Base64URL.encode(randomness.bytes(24)),
       phoneNumber: Self.trimmed(phoneNumber), code: code,
       expiresAt: now.addingTimeInterval(phoneCodeLifetime))
     try locked { db in

@@ -8,7 +8,8 @@ enum RecordingCommands {
 
   static let record = Command(
     name: "record",
-    synopsis: "--backend firebase|ncmb [--out DIR] [--contracts DIR] [--only NAMES]",
+    synopsis:
+      "--backend firebase|ncmb [--emulator] [--out DIR] [--contracts DIR] [--only NAMES]",
     help: """
       Runs the contracts against the configured live server (or the local emulator) and
       writes one cassette per passed contract to DIR/<backend>/<contract>.har. Secrets are
@@ -20,28 +21,43 @@ enum RecordingCommands {
       NCMB: set NCMB_APPLICATION_KEY, NCMB_CLIENT_KEY and, for the emulator,
       NCMB_BASE_URL=http://127.0.0.1:9099.
 
+      With --emulator no server or credentials are needed: each contract runs against a
+      fresh in-process emulator with a fixed clock and seed, so every contract the backend
+      supports is recorded (also the clock and SMS ones) and re-recording rewrites the
+      same bytes. This is how Recordings/ is made.
+
       options:
         --backend B       firebase or ncmb (required)
+        --emulator        record against the in-process emulator (provenance emulator)
         --out DIR         the recordings directory (default: Recordings)
         --contracts DIR   the contract files (default: Contracts)
         --only NAMES      comma-separated contract names to record (default: all)
       Exit status 0 iff no contract failed.
       """,
-    spec: OptionSpec(valued: ["out", "contracts", "only"]),
+    spec: OptionSpec(valued: ["out", "contracts", "only"], flags: ["emulator"]),
     run: { options, context in try await run(options, context.merging(options)) })
 
   static func run(_ options: ParsedOptions, _ context: Context) async throws -> ExitStatus {
     guard let backend = context.backendOption, backend == "firebase" || backend == "ncmb" else {
       throw UsageError("--backend firebase or --backend ncmb is required", command: "record")
     }
-    let harness: RecordingHarness
-    do {
-      harness = try RecordingHarness(
-        configuration: try context.configuration(),
-        outputDirectory: URL(
-          fileURLWithPath: options.value("out") ?? "Recordings", isDirectory: true))
-    } catch {
-      return reportFailure(error, json: false, backend: backend)
+    let outputDirectory = URL(
+      fileURLWithPath: options.value("out") ?? "Recordings", isDirectory: true)
+    let harness: any ContractHarness
+    let cassetteURL: @Sendable (String) -> URL
+    var maxConcurrentRuns = 1
+    if options.has("emulator") {
+      let recorder = EmulatorRecordingHarness(
+        backend: backend == "ncmb" ? .ncmb : .firebase, outputDirectory: outputDirectory)
+      (harness, cassetteURL, maxConcurrentRuns) = (recorder, recorder.cassetteURL, 4)
+    } else {
+      do {
+        let recorder = try RecordingHarness(
+          configuration: try context.configuration(), outputDirectory: outputDirectory)
+        (harness, cassetteURL) = (recorder, recorder.cassetteURL)
+      } catch {
+        return reportFailure(error, json: false, backend: backend)
+      }
     }
     let directory = URL(
       fileURLWithPath: options.value("contracts") ?? "Contracts", isDirectory: true)
@@ -61,12 +77,14 @@ enum RecordingCommands {
       }
       contracts = contracts.filter { names.contains($0.name) }
     }
-    // One run at a time: a live service is not a load test.
-    let runner = ContractRunner(contracts: contracts, harnesses: [harness], maxConcurrentRuns: 1)
+    // Live: one run at a time (a live service is not a load test). Emulator runs are
+    // independent of each other.
+    let runner = ContractRunner(
+      contracts: contracts, harnesses: [harness], maxConcurrentRuns: maxConcurrentRuns)
     let report = await runner.run { result in
       var line = VerifyCommand.progressLine(result)
       if case .passed = result.outcome {
-        line += " -> \(harness.cassetteURL(for: result.contract).path)"
+        line += " -> \(cassetteURL(result.contract).path)"
       }
       Console.error(line)
     }
