@@ -5,18 +5,31 @@ import UserBackends
 
 /// The contract suite: every file in `Contracts/` on every harness.
 ///
-/// Append emulator and replay harnesses to ``ContractSuite/harnesses``; each pair becomes
-/// one test case named after the contract and the harness.
+/// Each (contract, harness) pair becomes one test case named after the contract and the
+/// harness: the fake, both emulators in-process and over loopback HTTP, and both replay
+/// harnesses over `Recordings/`.
 enum ContractSuite {
-  /// The repository's `Contracts/` directory, found from this file's path.
-  static let directory = URL(fileURLWithPath: #filePath)
+  /// The repository's root, found from this file's path.
+  static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Contracts")
+
+  /// The repository's `Contracts/` directory.
+  static let directory = root.appendingPathComponent("Contracts")
+
+  /// The repository's `Recordings/` directory.
+  static let recordings = root.appendingPathComponent("Recordings", isDirectory: true)
 
   /// The harnesses every contract runs on. `mustRunEverything`: the backend claims every
-  /// capability, so a skip is a bug (a replay harness without a cassette may skip).
+  /// capability, so a skip is a bug. The others may skip only for a missing capability
+  /// (a replay harness without the cassette of an applicable contract fails).
   static let harnesses: [(harness: any ContractHarness, mustRunEverything: Bool)] = [
-    (FakeHarness(), true)
+    (FakeHarness(), true),
+    (EmulatorHarness(backend: .firebase), false),
+    (EmulatorHarness(backend: .ncmb), false),
+    (EmulatorHarness(backend: .firebase, route: .loopback), false),
+    (EmulatorHarness(backend: .ncmb, route: .loopback), false),
+    (ReplayHarness(backend: .firebase, recordings: recordings), false),
+    (ReplayHarness(backend: .ncmb, recordings: recordings), false),
   ]
 
   /// Contract file names (without `.json`), sorted; loading happens in the test so that
@@ -54,7 +67,8 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
       break
     case .failed(let failure):
       Issue.record("\(testCase.contract) on \(testCase.harness): \(failure)")
-    case .skipped(let reason) where entry.mustRunEverything:
+    case .skipped(let reason)
+    where entry.mustRunEverything || !reason.hasPrefix("missing capability"):
       Issue.record("\(testCase.contract) on \(testCase.harness) was skipped: \(reason)")
     case .skipped(let reason):
       try Test.cancel("skipped: \(reason)")
