@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import UserBackendContracts
-import UserBackends
+import UserBackendKit
+
+@testable import UserBackends
 
 /// A fresh temporary directory for one test.
 func makeTemporaryDirectory() throws -> URL {
@@ -165,5 +167,29 @@ func loadContract(_ name: String) throws -> Contract {
     } throws: { error in
       "\(error)".contains("firebase-emulator-http")
     }
+  }
+}
+
+@Suite struct ReplaySignatureTests {
+  /// The replay harness recomputes each NCMB request signature with the replay client key:
+  /// an adapter signing with another key is refused before any entry is used.
+  @Test func anNCMBRequestSignedWithAnotherClientKeyIsRefused() async throws {
+    let harness = ReplayHarness(backend: .ncmb, recordings: ContractSuite.recordings)
+    let contract = try loadContract("sign-up-then-current-user")
+    let environment = try await harness.makeEnvironment(for: contract, variables: [:])
+    let replay = try #require(environment as? ReplayEnvironment)
+    let email = try #require(environment.variables["email"])
+    var keys = WireBackend.Keys.replay
+    keys.ncmbClientKey = "another-client-key"
+    let forged = try WireBackend.ncmb.makeAdapter(
+      keys: keys, transport: replay.session.transport, sessionStore: InMemorySessionStore(),
+      clock: try #require(environment.clock))
+    await #expect(throws: (any Error).self) {
+      try await forged.signUp(.email(email, password: "correct-horse-7"))
+    }
+    // The genuine adapter still gets the recorded answer: nothing was consumed.
+    let genuine = try await environment.makeBackend(sessionStore: InMemorySessionStore())
+    let session = try await genuine.signUp(.email(email, password: "correct-horse-7"))
+    #expect(session.user.email == email)
   }
 }

@@ -49,10 +49,13 @@ public struct EmulatorRecordingHarness: ContractHarness {
       .appendingPathComponent("\(contract).har")
   }
 
+  /// The prefix of the cassette variables that hold SMS codes.
+  public static let smsVariablePrefix = "sms:"
+
   /// The variable name under which the SMS code of `verificationID` (as it appears in
-  /// the cassette: its alias) is stored.
+  /// the cassette: its alias) is stored: `sms:<alias>`.
   public static func smsVariable(verificationID: String) -> String {
-    "sms:" + verificationID
+    smsVariablePrefix + verificationID
   }
 
   /// A recording run: seeded store, fixed clock, seeded variables (the proposals are

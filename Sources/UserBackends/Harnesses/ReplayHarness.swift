@@ -74,7 +74,7 @@ public struct ReplayHarness: ContractHarness {
       backend: backend, keys: keys, session: session, clock: session.makeClock(),
       capabilities: capabilities,
       variables: recorded.filter {
-        !$0.key.hasPrefix(EmulatorRecordingHarness.smsVariable(verificationID: ""))
+        !$0.key.hasPrefix(EmulatorRecordingHarness.smsVariablePrefix)
       },
       codes: recorded, uuids: WireBackend.uuidSource(seed: session.seed))
   }
