@@ -34,9 +34,29 @@ public struct BackendEmulator: Sendable {
   }
 
   /// Routes `request` to the handler for its protocol; never throws.
+  ///
+  /// Browser clients are allowed in: an `OPTIONS` preflight gets `204` with permissive
+  /// CORS fields, and every answer carries `Access-Control-Allow-Origin: *` (as the
+  /// Firebase Auth Emulator does), so the vendors' JavaScript SDKs can use the emulator.
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-    if NCMBHandler.handles(request) { return await ncmb.handle(request) }
-    return await firebase.handle(request)
+    if request.method == .options { return Self.preflight(request) }
+    var response =
+      NCMBHandler.handles(request) ? await ncmb.handle(request) : await firebase.handle(request)
+    response.headerFields["Access-Control-Allow-Origin"] = "*"
+    return response
+  }
+
+  /// The answer to a CORS preflight: any origin, the usual methods, the requested headers.
+  static func preflight(_ request: HTTPRequest) -> HTTPResponse {
+    var fields: HTTPFields = [
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+      "Access-Control-Max-Age": "600",
+    ]
+    if let requested = request.headerFields["Access-Control-Request-Headers"] {
+      fields["Access-Control-Allow-Headers"] = requested
+    }
+    return HTTPResponse(status: 204, headerFields: fields)
   }
 }
 

@@ -29,7 +29,7 @@ extension FakeUserBackend {
     let verification = try Self.storeCall {
       try store.startPhoneVerification(phoneNumber: number)
     }
-    var state = (try? await sessionStore.load()) ?? .empty
+    var state = try await sessionStore.load()
     state.pendingPhoneVerification = PendingPhoneVerification(
       verificationID: verification.verificationID, phoneNumber: verification.phoneNumber,
       requestedAt: clock.now())

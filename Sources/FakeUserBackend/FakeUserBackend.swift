@@ -124,7 +124,15 @@ public final class FakeUserBackend: UserBackend {
   /// revoked in the store, as with Firebase.
   /// - Throws: the session store's I/O error from writing.
   public func signOut() async throws {
-    let state = (try? await sessionStore.load()) ?? .empty
+    let state: PersistedAuthState
+    do {
+      state = try await sessionStore.load()
+    } catch {
+      // Unreadable: clear it all rather than leave a session that might still be there.
+      try await sessionStore.clear()
+      broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+      return
+    }
     guard state.session != nil else { return }
     try await saveSession(nil, keeping: state)
     broadcaster.publish(AuthStateChange(.signedOut, user: nil))
@@ -167,7 +175,7 @@ public final class FakeUserBackend: UserBackend {
     let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
     let session = makeSession(
       for: record.user, refreshToken: refreshToken, isNewUser: isNewUser)
-    var state = (try? await sessionStore.load()) ?? .empty
+    var state = try await sessionStore.load()
     if let verificationID, state.pendingPhoneVerification?.verificationID == verificationID {
       state.pendingPhoneVerification = nil
     }

@@ -1,6 +1,12 @@
 import CSQLite
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A value bound to, or read from, an SQLite statement.
 enum SQLValue {
   case null
@@ -99,12 +105,19 @@ final class Database: @unchecked Sendable {
   private var statements: [String: Statement] = [:]
 
   /// Opens (creating when missing) the database at `path`; `":memory:"` is private to this
-  /// connection. Files use WAL journaling with `synchronous=NORMAL`; every connection gets
-  /// a busy timeout and foreign keys.
+  /// connection. A new file is created with mode 0600. Files use WAL journaling with
+  /// `synchronous=NORMAL`; every connection gets a busy timeout and foreign keys.
   ///
   /// - Parameter busyTimeout: milliseconds to wait for another process's lock.
   /// - Throws: ``SQLiteError``.
   init(path: String, busyTimeout: Int32 = 5_000) throws {
+    let isFile = path != ":memory:" && !path.isEmpty && !path.hasPrefix("file:")
+    if isFile {
+      // The file holds password hashes: create it owner-only (SQLite gives its -wal and
+      // -shm files the same mode). An existing file keeps its mode.
+      let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+      if descriptor >= 0 { close(descriptor) }
+    }
     var connection: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let result = sqlite3_open_v2(path, &connection, flags, nil)
@@ -116,7 +129,7 @@ final class Database: @unchecked Sendable {
     handle = connection
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, busyTimeout)
-    if path != ":memory:" && !path.isEmpty {
+    if isFile {
       try execute(script: "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
     }
     try execute(script: "PRAGMA foreign_keys=ON;")

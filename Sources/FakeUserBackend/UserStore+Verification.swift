@@ -4,6 +4,10 @@ import UserBackendKit
 extension UserStore {
   // MARK: - Phone verification
 
+  /// Wrong codes accepted for one verification before it is dropped (then the ID is
+  /// unknown and a new code must be requested), so a 6-digit code cannot be guessed.
+  public static let maximumPhoneCodeAttempts = 5
+
   /// Starts a phone verification: stores a random 6-digit code for `phoneNumber` that
   /// expires after the store's `phoneCodeLifetime`. No SMS is sent; tests and the emulator
   /// read the code from the result or from ``pendingPhoneVerifications()``.
@@ -12,11 +16,10 @@ extension UserStore {
   /// - Returns: the verification (ID: 24 random bytes as base64url).
   /// - Throws: ``UserStoreError/database(message:)``.
   public func startPhoneVerification(phoneNumber: String) throws -> PhoneVerification {
-    var generator = SystemRandomNumberGenerator()
-    let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+    let code = String(format: "%06d", randomness.int(in: 0..<1_000_000))
     let now = clock.now()
     let verification = PhoneVerification(
-      verificationID: Base64URL.encode(Crypto.randomBytes(24)),
+      verificationID: Base64URL.encode(randomness.bytes(24)),
       phoneNumber: Self.trimmed(phoneNumber), code: code,
       expiresAt: now.addingTimeInterval(phoneCodeLifetime))
     try locked { db in
@@ -32,7 +35,8 @@ extension UserStore {
   }
 
   /// Completes a phone verification. A correct code consumes it (it cannot be used twice);
-  /// an expired one is deleted; a wrong one leaves it pending.
+  /// an expired one is deleted; a wrong one leaves it pending, until the
+  /// ``maximumPhoneCodeAttempts``-th wrong code deletes it.
   ///
   /// - Returns: the verified phone number.
   /// - Throws: ``UserStoreError/unknownVerification``, ``UserStoreError/verificationExpired``,
@@ -47,9 +51,13 @@ extension UserStore {
     let outcome: Outcome = try locked { db in
       try db.transaction {
         let found = try db.first(
-          "SELECT phone_number, code, expires_at FROM phone_verifications WHERE id = ?",
-          [.text(verificationID)]
-        ) { row in (phoneNumber: row.text(0) ?? "", code: row.text(1) ?? "", expiresAt: row.real(2))
+          "SELECT phone_number, code, expires_at, failed_attempts FROM phone_verifications "
+            + "WHERE id = ?", [.text(verificationID)]
+        ) { row in
+          (
+            phoneNumber: row.text(0) ?? "", code: row.text(1) ?? "", expiresAt: row.real(2),
+            failedAttempts: Int(row.integer(3))
+          )
         }
         guard let found else { throw UserStoreError.unknownVerification }
         if now >= found.expiresAt {
@@ -57,6 +65,13 @@ extension UserStore {
           return .expired
         }
         guard Crypto.constantTimeEquals(Data(code.utf8), Data(found.code.utf8)) else {
+          if found.failedAttempts + 1 >= Self.maximumPhoneCodeAttempts {
+            try db.run("DELETE FROM phone_verifications WHERE id = ?", [.text(verificationID)])
+          } else {
+            try db.run(
+              "UPDATE phone_verifications SET failed_attempts = failed_attempts + 1 WHERE id = ?",
+              [.text(verificationID)])
+          }
           return .wrongCode
         }
         try db.run("DELETE FROM phone_verifications WHERE id = ?", [.text(verificationID)])

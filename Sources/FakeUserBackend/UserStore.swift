@@ -26,6 +26,8 @@ public final class UserStore: Sendable {
   let phoneCodeLifetime: TimeInterval
   /// The clock for timestamps, token lifetimes and code expiry.
   public let clock: any AuthClock
+  /// The source of account IDs, phone verification IDs and SMS codes.
+  public let randomness: UserStoreRandomness
 
   /// Opens (creating when missing) the store.
   ///
@@ -36,11 +38,14 @@ public final class UserStore: Sendable {
   ///     tests use about 1 000, production-like settings 100 000 or more.
   ///   - phoneCodeLifetime: seconds before a phone verification code expires.
   ///   - clock: the time source; inject a `ManualClock` in tests.
+  ///   - randomness: the source of account IDs, phone verification IDs and SMS codes;
+  ///     ``UserStoreRandomness/seeded(_:)`` for reproducible recordings.
   /// - Throws: ``UserStoreError/database(message:)`` when the file cannot be opened or the
   ///   schema cannot be created.
   public init(
     path: String = ":memory:", passwordHashIterations: Int = 10_000,
-    phoneCodeLifetime: TimeInterval = 300, clock: any AuthClock = SystemClock()
+    phoneCodeLifetime: TimeInterval = 300, clock: any AuthClock = SystemClock(),
+    randomness: UserStoreRandomness = .system
   ) throws {
     let connection: Database
     do {
@@ -53,6 +58,7 @@ public final class UserStore: Sendable {
     self.passwordHashIterations = max(1, passwordHashIterations)
     self.phoneCodeLifetime = phoneCodeLifetime
     self.clock = clock
+    self.randomness = randomness
   }
 
   static let schema = """
@@ -98,7 +104,8 @@ public final class UserStore: Sendable {
       phone_number TEXT NOT NULL,
       code TEXT NOT NULL,
       created_at REAL NOT NULL,
-      expires_at REAL NOT NULL
+      expires_at REAL NOT NULL,
+      failed_attempts INTEGER NOT NULL DEFAULT 0
     );
     CREATE TABLE IF NOT EXISTS password_reset_requests (
       sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -124,7 +131,7 @@ public final class UserStore: Sendable {
     let phoneNumber = Self.nonEmpty(new.phoneNumber.map(Self.trimmed))
     let hash = new.password.map { hashPassword($0) }
     let record = UserRecord(
-      id: UUID().uuidString.lowercased(), email: email, username: username,
+      id: randomness.uuid().uuidString.lowercased(), email: email, username: username,
       phoneNumber: phoneNumber, displayName: new.displayName, providers: [new.provider],
       isAnonymous: new.isAnonymous, disabled: false, createdAt: now, updatedAt: now,
       validSince: now)

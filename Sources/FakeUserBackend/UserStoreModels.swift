@@ -106,7 +106,9 @@ public struct UserRecord: Sendable, Hashable {
 }
 
 /// A phone verification waiting for its code, as the store (the "server") keeps it.
-public struct PhoneVerification: Sendable, Hashable {
+///
+/// `description` never contains the code.
+public struct PhoneVerification: Sendable, Hashable, CustomStringConvertible {
   /// The opaque verification ID handed to the client (base64url, 32 characters).
   public var verificationID: String
   /// The E.164 number the code was "sent" to.
@@ -122,6 +124,11 @@ public struct PhoneVerification: Sendable, Hashable {
     self.phoneNumber = phoneNumber
     self.code = code
     self.expiresAt = expiresAt
+  }
+
+  /// The number and expiry with the code redacted.
+  public var description: String {
+    "PhoneVerification(phoneNumber: \(phoneNumber), code: <redacted>, expiresAt: \(expiresAt))"
   }
 }
 

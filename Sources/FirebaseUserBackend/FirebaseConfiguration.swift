@@ -49,6 +49,14 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
     self.secureTokenURL = secureTokenURL
   }
 
+  /// A ``FileSessionStore`` namespace for this configuration: `"firebase-<projectID>"`,
+  /// `"firebase-emulator-<projectID>"` with an emulator host (`"default"` without a
+  /// project ID), so production and emulator sessions never mix.
+  public var sessionNamespace: String {
+    let project = projectID.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    return emulatorHost == nil ? "firebase-\(project)" : "firebase-emulator-\(project)"
+  }
+
   /// The settings with the API key redacted.
   public var description: String {
     "FirebaseConfiguration(apiKey: <redacted>, projectID: \(projectID ?? "nil"), "

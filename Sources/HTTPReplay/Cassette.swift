@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// A recorded HTTP session: an HTTP Archive (HAR 1.2) file with a `log._replay` block
 /// (DESIGN.md "Contracts and recordings"; reference/replay-contracts.md §5, §8.2). One file
@@ -34,6 +35,9 @@ public struct Cassette: Codable, Sendable, Hashable {
     get { ISO8601.date(from: metadata.clock) ?? Date(timeIntervalSince1970: 0) }
     set { metadata.clock = ISO8601.string(from: newValue) }
   }
+
+  /// A stopped clock at ``clock``, for the backend under replay.
+  public func makeClock() -> ManualClock { ManualClock(clock) }
 
   /// The seed for the run's random values (`_replay.seed`).
   public var seed: UInt64 {

@@ -1,5 +1,6 @@
 import BackendHTTP
 import Foundation
+import UserBackendKit
 
 /// What a record run writes into the cassette besides the interactions.
 public struct RecordingConfiguration: Sendable, Hashable {
@@ -139,6 +140,9 @@ public final class CassetteSession: Sendable {
       (replay, recorder, self.verifier) = (nil, nil, verifier)
     }
   }
+
+  /// A stopped clock at ``clock``, for the backend under test.
+  public func makeClock() -> ManualClock { ManualClock(clock) }
 
   /// Ends the run.
   /// - replay: throws ``ReplayError/unusedEntries(_:)`` when the run passed but entries

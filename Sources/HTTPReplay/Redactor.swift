@@ -182,7 +182,9 @@ struct AliasTable {
     var parts: [String] = []
     for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
       guard let equals = pair.firstIndex(of: "=") else {
-        parts.append(String(pair))
+        let decoded = FormCoding.decode(String(pair), plusIsSpace: plusIsSpace)
+        let redacted = redactText(decoded)
+        parts.append(redacted == decoded ? String(pair) : FormCoding.encode(redacted))
         continue
       }
       let rawName = String(pair[..<equals])

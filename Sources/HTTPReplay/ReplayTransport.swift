@@ -7,7 +7,8 @@ import Synchronization
 /// Each live request first goes through `requestVerifier` (as sent, e.g. the NCMB adapter's
 /// signature check with the replay key), then through the cassette's rules (the same
 /// redaction as at record time; idempotent on the aliases replayed responses handed out),
-/// and is matched on its canonical key (``RequestShape``): a dictionary of key -> queue of
+/// and is matched on its canonical key (method, host without scheme or port, path, sorted
+/// query, canonical JSON or form body, the rules' `matchHeaders`): a dictionary of key -> queue of
 /// unused entries, so matching costs O(1) per request whatever the cassette's size.
 /// Identical requests get their recorded responses in recorded order (first in, first
 /// out, each entry used once); requests with different keys may arrive in any order and

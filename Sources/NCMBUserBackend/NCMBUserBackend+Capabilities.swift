@@ -39,8 +39,9 @@ extension NCMBUserBackend {
   /// a `nonce` claim, the claim must equal SHA-256(rawNonce) in hex, checked here.
   ///
   /// - Throws: ``UserBackendError``: before any request `.invalidInput` for `provider`
-  ///   (only `"apple.com"`), `idToken` (empty, not a JWT, no `sub`) or `rawNonce` (does
-  ///   not match); then `.invalidCredentials` (E401003), `.unsupported` (E403005),
+  ///   (only `"apple.com"`) or `idToken` (empty, not a JWT, no `sub`), and
+  ///   `.invalidCredentials` when SHA-256(`rawNonce`) is not the token's `nonce` (as on
+  ///   the other backends); then `.invalidCredentials` (E401003), `.unsupported` (E403005),
   ///   `.accountAlreadyExists` (E409001), `.network`, `.server`, `.malformedResponse`.
   public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
     guard credential.provider == "apple.com" else {
@@ -184,7 +185,8 @@ extension NCMBUserBackend {
       Crypto.sha256Hex(rawNonce) != nonce.lowercased()
     {
       throw UserBackendError(
-        .invalidInput(field: "rawNonce", reason: "does not match the ID token's nonce"))
+        .invalidCredentials, backendCode: "MISSING_OR_INVALID_NONCE",
+        message: "The raw nonce does not match the ID token's nonce claim.")
     }
     return NCMBAuthData.Apple(
       id: subject, accessToken: credential.idToken,

@@ -64,7 +64,8 @@ public struct Contract: Sendable, Hashable, Codable, Identifiable {
     name = try container.decode(String.self, forKey: .name)
     description = try container.decode(String.self, forKey: .description)
     requires = try container.decodeIfPresent([Capability].self, forKey: .requires) ?? []
-    variables = try container.decodeIfPresent([String: VariableKind].self, forKey: .variables) ?? [:]
+    variables =
+      try container.decodeIfPresent([String: VariableKind].self, forKey: .variables) ?? [:]
     steps = try container.decode([ContractStep].self, forKey: .steps)
     if steps.isEmpty {
       throw ContractFormatError.invalid(decoder, "steps", "a contract needs at least one step")

@@ -27,7 +27,8 @@ struct ContractExecution {
       do {
         step = try substitute(rawStep)
       } catch {
-        return failure(index, rawStep, expected: "a step whose variables have values", actual: "\(error)")
+        return failure(
+          index, rawStep, expected: "a step whose variables have values", actual: "\(error)")
       }
       let result: Result<StepValue, any Error>
       do {
@@ -115,15 +116,15 @@ struct ContractExecution {
       }
       for case .failure(let skip as ContractSkip) in results { throw skip }
       var counts: [String: Int] = [:]
-      var first: AuthSession?
+      var first: StepValue?
       for result in results {
         counts[outcomeName(result), default: 0] += 1
         if case .success(let value) = result {
           secrets.formUnion(value.secrets)
-          if first == nil, case .session(let session) = value { first = session }
+          if first == nil { first = value }
         }
       }
-      return .outcomes(counts, firstSession: first)
+      return .outcomes(counts, first: first)
     case .authStateChanges:
       let collector = EventCollector(backend.authStateChanges)
       subscriptions[label ?? "#\(index)"] = collector

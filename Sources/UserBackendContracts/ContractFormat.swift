@@ -33,7 +33,8 @@ struct ContractFormatError: Error {
     for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
     where !allowed.contains(key.stringValue) {
       throw ContractFormatError(
-        codingPath: decoder.codingPath + [key], kind: .unknownKey(key.stringValue, allowed: allowed))
+        codingPath: decoder.codingPath + [key], kind: .unknownKey(key.stringValue, allowed: allowed)
+      )
     }
   }
 

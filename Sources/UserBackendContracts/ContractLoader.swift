@@ -69,7 +69,8 @@ public enum ContractLoader {
         case .unknownKey(let key, let allowed): .unknownKey(key, allowed: allowed)
         case .invalidValue(let message): .invalidValue(message)
         }
-      throw ContractLoadError(path: path, keyPath: renderKeyPath(error.codingPath), problem: problem)
+      throw ContractLoadError(
+        path: path, keyPath: renderKeyPath(error.codingPath), problem: problem)
     } catch let error as DecodingError {
       throw decodingError(error, path: path)
     } catch {
@@ -78,7 +79,8 @@ public enum ContractLoader {
     do {
       try ContractValidation.validate(contract)
     } catch let issue as ContractValidation.Issue {
-      throw ContractLoadError(path: path, keyPath: issue.keyPath, problem: .invalidValue(issue.message))
+      throw ContractLoadError(
+        path: path, keyPath: issue.keyPath, problem: .invalidValue(issue.message))
     } catch {
       throw ContractLoadError(path: path, keyPath: "", problem: .invalidValue("\(error)"))
     }
@@ -196,7 +198,8 @@ public struct ContractLoadError: Error, Sendable, Hashable, CustomStringConverti
           + OperationName.allCases.map(\.rawValue).joined(separator: ", ") + ")"
       case .unknownKey(let key, let allowed):
         "unknown key \"\(key)\""
-          + (allowed.isEmpty ? " (this object takes no keys)" : " (allowed: \(allowed.joined(separator: ", ")))")
+          + (allowed.isEmpty
+            ? " (this object takes no keys)" : " (allowed: \(allowed.joined(separator: ", ")))")
       case .invalidValue(let message): message
       }
     return path + ": " + (keyPath.isEmpty ? "" : keyPath + ": ") + detail

@@ -76,9 +76,12 @@ public struct ContractReport: Sendable, Hashable, Codable {
       return line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
     }
     var lines = [row(["contract"] + harnesses)]
-    lines.append(row([String(repeating: "-", count: first)] + widths.map { String(repeating: "-", count: $0) }))
+    lines.append(
+      row([String(repeating: "-", count: first)] + widths.map { String(repeating: "-", count: $0) })
+    )
     for contract in contracts {
-      lines.append(row([contract] + harnesses.map { symbol(result(contract: contract, harness: $0)) }))
+      lines.append(
+        row([contract] + harnesses.map { symbol(result(contract: contract, harness: $0)) }))
     }
     let failures = results.compactMap { result -> String? in
       guard case .failed(let failure) = result.outcome else { return nil }

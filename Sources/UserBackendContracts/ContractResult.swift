@@ -62,7 +62,8 @@ public struct ContractFailure: Sendable, Hashable, Codable, CustomStringConverti
   /// Where: `step 3 "dup" (signUp)`, or `setup`.
   public var location: String {
     guard let step else { return operation ?? "setup" }
-    return "step \(step)" + (label.map { " \"\($0)\"" } ?? "") + (operation.map { " (\($0))" } ?? "")
+    return "step \(step)" + (label.map { " \"\($0)\"" } ?? "")
+      + (operation.map { " (\($0))" } ?? "")
   }
 
   /// `step 3 "dup" (signUp): expected ...; got ...`.

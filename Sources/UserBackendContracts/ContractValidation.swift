@@ -19,11 +19,15 @@ enum ContractValidation {
       try checkVariables(step, path: path, declared: Set(contract.variables.keys))
       try checkReferences(step, path: path, labels: labels)
       try checkExpectation(step, path: path)
-      if case .advanceClock = step.operation, !contract.requires.contains(Contract.controllableClock) {
-        throw Issue(keyPath: path + ".op", message: "advanceClock needs \"controllableClock\" in requires")
+      if case .advanceClock = step.operation,
+        !contract.requires.contains(Contract.controllableClock)
+      {
+        throw Issue(
+          keyPath: path + ".op", message: "advanceClock needs \"controllableClock\" in requires")
       }
       if case .expectEvents = step.operation, !labels.values.contains(.authStateChanges) {
-        throw Issue(keyPath: path + ".op", message: "expectEvents needs an earlier authStateChanges step")
+        throw Issue(
+          keyPath: path + ".op", message: "expectEvents needs an earlier authStateChanges step")
       }
       if let label = step.label {
         guard labels[label] == nil else {
@@ -45,7 +49,8 @@ enum ContractValidation {
         throw Issue(keyPath: keyPath, message: "variable {{\(name)}} is not declared in variables")
       }
       do {
-        _ = try ContractVariables.substitute(text, Dictionary(uniqueKeysWithValues: declared.map { ($0, "") }))
+        _ = try ContractVariables.substitute(
+          text, Dictionary(uniqueKeysWithValues: declared.map { ($0, "") }))
       } catch {
         throw Issue(keyPath: keyPath, message: "\(error)")
       }
@@ -81,8 +86,8 @@ enum ContractValidation {
     switch step.expectation {
     case .user(let shape): try checkShape(shape, ".expect.user")
     case .token(let token):
-      try require(token.differentFrom, ".expect.token.differentFrom", [.idToken])
-      try require(token.sameAs, ".expect.token.sameAs", [.idToken])
+      try require(token.differentFrom, ".expect.token.differentFrom", [.idToken, .concurrent])
+      try require(token.sameAs, ".expect.token.sameAs", [.idToken, .concurrent])
       try require(token.sameUserAs, ".expect.token.sameUserAs")
     case .events(let events):
       for (number, event) in events.enumerated() {
@@ -100,7 +105,8 @@ enum ContractValidation {
     ]
     let problem: String? =
       switch step.expectation {
-      case .user where !returnsUser.contains(name): "a user expectation needs an operation that returns a user"
+      case .user where !returnsUser.contains(name):
+        "a user expectation needs an operation that returns a user"
       case .user(let shape) where shape.isNewUser != nil && name == .currentUser:
         "isNewUser is known only for operations that return a session"
       case .noUser where name != .currentUser: "nil is only for currentUser"
@@ -108,7 +114,8 @@ enum ContractValidation {
       case .outcomes where name != .concurrent: "outcomes are only for concurrent"
       case .events where name != .expectEvents: "events are only for expectEvents"
       case .none where name == .expectEvents: "expectEvents needs {\"events\": [...]}"
-      case .some(.error) where [.restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents].contains(name):
+      case .some(.error)
+      where [.restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents].contains(name):
         "\(name.rawValue) cannot expect an error"
       default: nil
       }
@@ -118,7 +125,9 @@ enum ContractValidation {
     {
       throw Issue(
         keyPath: path + ".expect.outcomes",
-        message: "counts add up to \(counts.values.reduce(0, +)), but \(input.operations.count) operations run")
+        message:
+          "counts add up to \(counts.values.reduce(0, +)), but \(input.operations.count) operations run"
+      )
     }
   }
 }

@@ -27,7 +27,9 @@ public enum ContractVariables {
       case .email: values[name] = "u-\(hex(12))@example.com"
       case .username: values[name] = "user-\(hex(12))"
       case .phoneNumber:
-        values[name] = "+1555" + String((0..<7).map { _ in "0123456789".randomElement(using: &generator) ?? "0" })
+        values[name] =
+          "+1555"
+          + String((0..<7).map { _ in "0123456789".randomElement(using: &generator) ?? "0" })
       case .identifier: values[name] = "v-\(hex(16))"
       }
     }

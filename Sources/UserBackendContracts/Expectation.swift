@@ -44,7 +44,8 @@ public enum Expectation: Sendable, Hashable, Codable {
       throw ContractFormatError.invalid(
         decoder, nil,
         "give exactly one of " + kinds.map(\.rawValue).joined(separator: ", ")
-          + (present.isEmpty ? "" : " (found " + present.map(\.rawValue).joined(separator: ", ") + ")"))
+          + (present.isEmpty
+            ? "" : " (found " + present.map(\.rawValue).joined(separator: ", ") + ")"))
     }
     if kind != .error, container.contains(.field) || container.contains(.minimumLength) {
       throw ContractFormatError.invalid(decoder, nil, "field and minimumLength go with error")
@@ -201,9 +202,11 @@ public struct UserShape: Sendable, Hashable, Codable {
 
 /// An expected bearer token (always non-empty). Tokens are compared, never printed.
 public struct TokenExpectation: Sendable, Hashable, Codable {
-  /// The label of an earlier step whose token must differ from this one.
+  /// The label of an earlier step (`idToken`, or `concurrent` for its first success)
+  /// whose token must differ from this one.
   public var differentFrom: String?
-  /// The label of an earlier step whose token must equal this one.
+  /// The label of an earlier step (`idToken` or `concurrent`) whose token must equal
+  /// this one.
   public var sameAs: String?
   /// The label of an earlier step whose user must still be the signed-in user.
   public var sameUserAs: String?

@@ -135,7 +135,8 @@ struct ExpectationMatcher {
         return Mismatch(expected: wanted, actual: "a token, but currentUser() is nil")
       }
       if let problem = sameUser(label, user, same: true) {
-        return Mismatch(expected: wanted, actual: "a token, but the signed-in user is not " + problem)
+        return Mismatch(
+          expected: wanted, actual: "a token, but the signed-in user is not " + problem)
       }
     }
     return nil
@@ -152,7 +153,9 @@ struct ExpectationMatcher {
     }
     for (index, (want, got)) in zip(expected, events).enumerated() {
       var problems: [String] = []
-      if want.event != got.event { problems.append("event \(want.event.rawValue) but got \(got.event.rawValue)") }
+      if want.event != got.event {
+        problems.append("event \(want.event.rawValue) but got \(got.event.rawValue)")
+      }
       if want.isNil, let user = got.user { problems.append("no user but got " + describe(user)) }
       if let shape = want.user {
         if let user = got.user {
@@ -178,7 +181,8 @@ struct ExpectationMatcher {
     case .noUser: return "no user (nil)"
     case .error(let error): return describeExpected(error)
     case .outcomes(let counts): return "outcomes " + describeCounts(counts)
-    case .events(let events): return "events " + events.map(describeExpected).joined(separator: ", ")
+    case .events(let events):
+      return "events " + events.map(describeExpected).joined(separator: ", ")
     case .user(let shape): return "user(" + describeShape(shape) + ")"
     case .token(let token):
       var parts: [String] = []
@@ -207,7 +211,9 @@ struct ExpectationMatcher {
     if let value = shape.username { parts.append("username: \"\(value)\"") }
     if let value = shape.phoneNumber { parts.append("phoneNumber: \"\(value)\"") }
     if let value = shape.displayName { parts.append("displayName: \"\(value)\"") }
-    if let value = shape.providers { parts.append("providers: [\(value.sorted().joined(separator: ", "))]") }
+    if let value = shape.providers {
+      parts.append("providers: [\(value.sorted().joined(separator: ", "))]")
+    }
     if let value = shape.isAnonymous { parts.append("isAnonymous: \(value)") }
     if let value = shape.isNewUser { parts.append("isNewUser: \(value)") }
     if let label = shape.sameUserAs { parts.append("same user as step \"\(label)\"") }

@@ -2,7 +2,7 @@ import Foundation
 import UserBackendKit
 
 /// What an operation produced, kept for expectations and for later steps' references.
-enum StepValue: Sendable {
+indirect enum StepValue: Sendable {
   /// A sign-in or sign-up session.
   case session(AuthSession)
   /// `currentUser()`'s answer.
@@ -13,8 +13,9 @@ enum StepValue: Sendable {
   case verificationID(String)
   /// Nothing (sign-out, restart, password reset, ...).
   case none
-  /// A `concurrent` step: outcome name -> count, and the first session that succeeded.
-  case outcomes([String: Int], firstSession: AuthSession?)
+  /// A `concurrent` step: outcome name -> count, and the value of the first operation
+  /// (in listed order) that succeeded; a label on the step refers to that value.
+  case outcomes([String: Int], first: StepValue?)
   /// An `expectEvents` step: the events observed.
   case events([AuthStateChange])
 
@@ -24,7 +25,7 @@ enum StepValue: Sendable {
     case .session(let session): session.user
     case .user(let user): user
     case .token(_, let user): user
-    case .outcomes(_, let session): session?.user
+    case .outcomes(_, let first): first?.user
     case .verificationID, .none, .events: nil
     }
   }
@@ -33,6 +34,7 @@ enum StepValue: Sendable {
   var token: String? {
     switch self {
     case .token(let token, _): token
+    case .outcomes(_, let first): first?.token
     default: nil
     }
   }
@@ -42,8 +44,7 @@ enum StepValue: Sendable {
     switch self {
     case .session(let session): [session.bearerToken] + (session.refreshToken.map { [$0] } ?? [])
     case .token(let token, _): [token]
-    case .outcomes(_, let session):
-      session.map { [$0.bearerToken] + ($0.refreshToken.map { [$0] } ?? []) } ?? []
+    case .outcomes(_, let first): first?.secrets ?? []
     default: []
     }
   }
@@ -54,7 +55,8 @@ enum StepValue: Sendable {
     case .session(let session):
       "session for " + describe(session.user) + ", isNewUser: \(session.isNewUser)"
     case .user(let user): user.map(describe) ?? "no user (nil)"
-    case .token(let token, _): token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
+    case .token(let token, _):
+      token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
     case .verificationID: "a verification ID"
     case .none: "success"
     case .outcomes(let counts, _): "outcomes " + describeCounts(counts)

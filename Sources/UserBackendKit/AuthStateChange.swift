@@ -47,6 +47,12 @@ public final class AuthStateBroadcaster: Sendable {
   /// A new stream that first yields `.initialState` with `current()`, then every
   /// ``publish(_:)`` made after this call, in order. The stream ends when the subscriber
   /// stops iterating.
+  ///
+  /// `current()` runs in a task after this call returns, so the initial state is the
+  /// state when the stream starts producing: a change published in between is reflected
+  /// in the initial state *and* delivered after it (for example `initialState(nil)` then
+  /// `signedOut` when a sign-out races the subscription). Callers that need the state at
+  /// subscription time should wait for the initial element before acting.
   public func stream(current: @escaping @Sendable () async -> User?) -> AsyncStream<
     AuthStateChange
   > {

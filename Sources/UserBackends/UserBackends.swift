@@ -5,6 +5,12 @@ import Foundation
 import NCMBUserBackend
 import UserBackendKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Builds the configured ``UserBackendKit/UserBackend``:
 ///
 /// ```swift
@@ -30,8 +36,25 @@ public enum UserBackends {
   public static func make(
     from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil
   ) throws -> any UserBackend {
+    try make(
+      from: configuration, transport: transport,
+      sessionStore: try self.sessionStore(for: configuration))
+  }
+
+  /// Builds the backend `configuration` selects with a given session store and clock (the
+  /// contract harnesses pass an in-memory store and a `ManualClock`).
+  ///
+  /// - Parameters:
+  ///   - transport: the HTTP transport for firebase and ncmb; `nil` means
+  ///     `URLSessionTransport()`. Ignored by the fake.
+  ///   - clock: the clock firebase and ncmb read (token expiry, NCMB timestamps). The fake
+  ///     reads its store's clock.
+  /// - Throws: ``BackendConfigurationError`` or the backend's initialisation error.
+  public static func make(
+    from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil,
+    sessionStore: any SessionStore, clock: any AuthClock = SystemClock()
+  ) throws -> any UserBackend {
     try configuration.validate()
-    let sessionStore = try self.sessionStore(for: configuration)
     switch configuration.backend {
     case .fake:
       return FakeUserBackend(store: try fakeStore(for: configuration), sessionStore: sessionStore)
@@ -42,7 +65,7 @@ public enum UserBackends {
           projectID: configuration.firebase.projectID,
           emulatorHost: configuration.firebase.emulatorHost),
         transport: transport ?? URLSessionTransport(),
-        sessionStore: sessionStore)
+        sessionStore: sessionStore, clock: clock)
     case .ncmb:
       return try NCMBUserBackend(
         configuration: NCMBConfiguration(
@@ -50,8 +73,18 @@ public enum UserBackends {
           clientKey: configuration.ncmb.clientKey ?? "",
           baseURL: try configuration.ncmbBaseURL()),
         transport: transport ?? URLSessionTransport(),
-        sessionStore: sessionStore)
+        sessionStore: sessionStore, clock: clock)
     }
+  }
+
+  /// The secret values of `configuration` (API key, application key, client key; those
+  /// that are set), for leak scans of cassettes and output.
+  public static func secrets(of configuration: BackendConfiguration) -> [String] {
+    [
+      configuration.firebase.apiKey, configuration.ncmb.applicationKey,
+      configuration.ncmb.clientKey,
+    ]
+    .compactMap { $0 }.filter { !$0.isEmpty }
   }
 
   /// The state directory of `configuration` (``BackendConfiguration/home``).
@@ -94,14 +127,28 @@ public enum UserBackends {
         setting: BackendConfiguration.settingName(ConfigurationVariable.home, "home"),
         reason: "the state directory \(directory.path) cannot be created")
     }
-    return try UserStore(path: directory.appendingPathComponent("fake.sqlite").path)
+    return try openUserStore(atPath: directory.appendingPathComponent("fake.sqlite").path)
+  }
+
+  /// Opens a `UserStore` file (the fake's database, `baas emulator --data FILE`), creating
+  /// it owner-only (mode 0600) first when missing: it holds password hashes and tokens,
+  /// and SQLite gives its `-wal` and `-shm` files the same mode. `":memory:"` is passed
+  /// through.
+  /// - Throws: the store's `UserStoreError`.
+  public static func openUserStore(atPath path: String) throws -> UserStore {
+    if path != ":memory:" {
+      let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+      if descriptor >= 0 { close(descriptor) }
+    }
+    return try UserStore(path: path)
   }
 
   /// The session-file namespace, one per backend and project, so switching backends or
   /// projects never mixes sessions:
   /// - fake: `fake`
-  /// - firebase: `firebase-<projectID>` (`firebase-default` without a project ID), plus
-  ///   `-emulator-<host>-<port>` when an emulator host is set;
+  /// - firebase: `firebase-<projectID>` (`firebase-default` without a project ID), or
+  ///   `firebase-emulator-<projectID>-<host>-<port>` against an emulator (so two emulators
+  ///   never share a session);
   /// - ncmb: `ncmb-<host>[-<port>]-<first 12 hex digits of SHA-256(application key)>`
   ///   (the key itself never appears in a file name).
   public static func sessionNamespace(for configuration: BackendConfiguration) -> String {
@@ -109,13 +156,11 @@ public enum UserBackends {
     case .fake:
       return "fake"
     case .firebase:
-      var name = "firebase-" + (configuration.firebase.projectID ?? "default")
-      if let host = configuration.firebase.emulatorHost,
+      let project = configuration.firebase.projectID ?? "default"
+      guard let host = configuration.firebase.emulatorHost,
         let parsed = try? BackendConfiguration.parseHostPort(host)
-      {
-        name += "-emulator-\(parsed.host)-\(parsed.port)"
-      }
-      return name
+      else { return "firebase-\(project)" }
+      return "firebase-emulator-\(project)-\(parsed.host)-\(parsed.port)"
     case .ncmb:
       let url = try? configuration.ncmbBaseURL()
       var name = "ncmb-" + (url?.host ?? "invalid")

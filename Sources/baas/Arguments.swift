@@ -90,6 +90,10 @@ struct ParsedOptions {
           throw UsageError("--\(name) takes no value", command: command)
         }
         parsed.flags.insert(name)
+      } else if name == "password" {
+        throw UsageError(
+          "the password is never an argument: set BAAS_PASSWORD or use --password-stdin",
+          command: command)
       } else {
         throw UsageError("unknown option --\(name)", command: command)
       }
@@ -98,9 +102,10 @@ struct ParsedOptions {
       let expected =
         spec.positionals.upperBound == 0
         ? "no arguments" : "\(spec.positionals.lowerBound)–\(spec.positionals.upperBound)"
+      // The arguments themselves are not echoed: one could be a mistyped password.
       throw UsageError(
-        "expected \(expected), got \(parsed.positionals.count): "
-          + parsed.positionals.prefix(3).joined(separator: " "), command: command)
+        "expected \(expected), got \(parsed.positionals.count) argument"
+          + (parsed.positionals.count == 1 ? "" : "s"), command: command)
     }
     return parsed
   }

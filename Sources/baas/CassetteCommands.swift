@@ -4,16 +4,17 @@ import UserBackends
 
 /// `cassette lint` and `cassette import`.
 enum CassetteCommands {
-  static let all: [Command] = [lint]
+  static let all: [Command] = [lint, importHAR]
 
   static let lint = Command(
     name: "cassette lint", synopsis: "DIR",
     help: """
-      Checks every cassette (*.har) under DIR: it must load as a cassette (HAR 1.2 with a
-      _replay block) and the leak scan must find no secret in it: the configured API key,
-      application key, client key and BAAS_PASSWORD in raw, percent-encoded, JSON-escaped
-      and base64 forms, and generic shapes (Google API keys, signed JWTs).
-      Prints one line per cassette; exit status 1 when any cassette has a problem.
+      Checks every cassette (*.har) under DIR: the HAR 1.2 structure and the _replay
+      block (schema), and a leak scan for generic secret shapes (Google API keys, signed
+      JWTs) and for the values of FIREBASE_API_KEY, NCMB_APPLICATION_KEY,
+      NCMB_CLIENT_KEY and BAAS_PASSWORD when they are set (raw, percent-encoded,
+      JSON-escaped and base64 forms). Prints one line per finding, never the secret.
+      Exit status 1 when anything is found.
       """,
     spec: OptionSpec(positionals: 1...1),
     run: { options, context in
@@ -24,54 +25,76 @@ enum CassetteCommands {
       else {
         throw UsageError("\(directory.path) is not a directory", command: "cassette lint")
       }
-      let files = cassetteFiles(in: directory)
-      if files.isEmpty {
-        Console.out("no cassettes (*.har) under \(directory.path)")
-        return .success
-      }
-      let secrets = configuredSecrets(context.environment)
-      var problems = 0
-      for file in files {
-        let issues = lintIssues(file, secrets: secrets)
-        let relative = String(file.path.dropFirst(directory.path.count)).drop { $0 == "/" }
-        if issues.isEmpty {
-          Console.out("ok    \(relative)")
-        } else {
-          problems += 1
-          Console.out("FAIL  \(relative)")
-          for issue in issues { Console.out("      \(issue)") }
-        }
-      }
-      Console.out("\(files.count) cassettes, \(problems) with problems")
-      return problems == 0 ? .success : .failure
+      let count = cassetteCount(in: directory)
+      let findings = CassetteLinter.lint(
+        directory: directory, secrets: configuredSecrets(context.environment))
+      for finding in findings { Console.out(finding.description) }
+      let files = Set(findings.map(\.file)).count
+      Console.out(
+        "\(count) cassette\(count == 1 ? "" : "s") checked, \(findings.count) finding"
+          + "\(findings.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s")")
+      return findings.isEmpty ? .success : .failure
     })
 
-  /// The problems of one cassette file: load errors and leak findings (never the secret).
-  static func lintIssues(_ file: URL, secrets: [String]) -> [String] {
-    guard let data = try? Data(contentsOf: file) else { return ["cannot be read"] }
-    var issues: [String] = []
-    do {
-      _ = try Cassette.load(from: file)
-    } catch {
-      issues.append("not a valid cassette: \(error)")
-    }
-    for finding in LeakScanner.scan(data, secrets: secrets) {
-      issues.append("leak: \(finding)")
-    }
-    return issues
-  }
+  static let importHAR = Command(
+    name: "cassette import",
+    synopsis: "FILE.har [--backend firebase|ncmb] [--contract NAME] [--out FILE]",
+    help: """
+      Turns a HAR export (browser dev tools, an HTTP debugger) into a redacted cassette:
+      tokens, keys and passwords become aliases under the backend's redaction rules
+      (both rule sets without --backend), cookies are dropped, and a leak scan refuses
+      the result if a secret survives. Writes to --out, else to standard output.
 
-  /// The `*.har` files under `directory`, sorted by path.
-  static func cassetteFiles(in directory: URL) -> [URL] {
+      options:
+        --backend B       firebase or ncmb: the redaction rules and the _replay backend
+        --contract NAME   the contract name recorded in the _replay block
+        --out FILE        where to write the cassette (default: standard output)
+      """,
+    spec: OptionSpec(valued: ["contract", "out"], positionals: 1...1),
+    run: { options, context in
+      let backend = options.value("backend") ?? context.backendOption
+      let rules: RedactionRules
+      switch backend {
+      case nil: rules = .standard
+      case "firebase": rules = .firebase
+      case "ncmb": rules = .ncmb
+      default:
+        throw UsageError("--backend must be firebase or ncmb", command: "cassette import")
+      }
+      let input = URL(fileURLWithPath: options.positionals[0])
+      guard let data = try? Data(contentsOf: input) else {
+        Console.error("baas cassette import: cannot read \(input.path)")
+        return .failure
+      }
+      let secrets = configuredSecrets(context.environment)
+      do {
+        let cassette = try HARImporter.importHAR(
+          data: data, rules: rules, secrets: secrets, backend: backend ?? "imported",
+          contract: options.value("contract") ?? input.deletingPathExtension().lastPathComponent)
+        if let output = options.value("out") {
+          try cassette.write(to: URL(fileURLWithPath: output), secrets: secrets)
+          Console.error("wrote \(cassette.entries.count) interactions to \(output)")
+        } else {
+          Console.out(String(decoding: try cassette.encoded(), as: UTF8.self))
+        }
+        return .success
+      } catch {
+        Console.error("baas cassette import: \(error)")
+        return .failure
+      }
+    })
+
+  /// The number of `*.har` files under `directory`.
+  static func cassetteCount(in directory: URL) -> Int {
     guard
       let enumerator = FileManager.default.enumerator(
         at: directory, includingPropertiesForKeys: nil)
-    else { return [] }
-    var files: [URL] = []
+    else { return 0 }
+    var count = 0
     for case let url as URL in enumerator where url.pathExtension.lowercased() == "har" {
-      files.append(url)
+      count += 1
     }
-    return files.sorted { $0.path < $1.path }
+    return count
   }
 
   /// The secrets the environment knows, for leak scans: `FIREBASE_API_KEY`,
@@ -82,9 +105,4 @@ enum CassetteCommands {
       ConfigurationVariable.ncmbClientKey, "BAAS_PASSWORD",
     ].compactMap { environment[$0] }.filter { !$0.isEmpty }
   }
-}
-
-/// `record` and the cassette commands.
-enum RecordingCommands {
-  static let all: [Command] = CassetteCommands.all
 }

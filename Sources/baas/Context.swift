@@ -54,7 +54,11 @@ func reportFailure(_ error: any Error, json: Bool, backend: String?) -> ExitStat
   if json {
     Console.out(JSONOutput.error(portable))
   } else {
-    for line in HumanOutput.errorLines(portable, backend: backend) { Console.error(line) }
+    // A configuration error already says which setting to fix; backend errors get a hint.
+    let withHint = !(error is BackendConfigurationError)
+    for line in HumanOutput.errorLines(portable, backend: backend, hint: withHint) {
+      Console.error(line)
+    }
   }
   return error is BackendConfigurationError ? .usage : .failure
 }

@@ -1,8 +1,8 @@
 import BackendEmulator
 import Dispatch
-import FakeUserBackend
 import Foundation
 import Synchronization
+import UserBackends
 
 #if canImport(Glibc)
   import Glibc
@@ -41,9 +41,11 @@ enum EmulatorCommand {
           "--project-id must be a project ID such as demo-project", command: "emulator")
       }
       do {
-        let store = try UserStore(path: options.value("data") ?? ":memory:")
-        let server = EmulatorServer(
-          emulator: BackendEmulator(store: store, projectID: projectID), host: host, port: port)
+        let store = try UserBackends.openUserStore(atPath: options.value("data") ?? ":memory:")
+        let emulator = BackendEmulator(store: store, projectID: projectID)
+        let server = EmulatorServer(host: host, port: port) { request in
+          await emulator.handle(request)
+        }
         let signals = SignalWatch([SIGINT, SIGTERM])
         let bound = try server.start()
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)"

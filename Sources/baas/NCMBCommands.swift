@@ -18,15 +18,17 @@ enum NCMBCommands {
       parameters, percent-encoded), so use the same URL in the request.
 
       example (with `baas emulator` running and its NCMB_* variables exported):
-        baas ncmb sign GET "/2013-09-01/login?password=secret1&userName=alice" --curl | sh
+        baas ncmb sign POST /2013-09-01/login --curl \\
+          --data '{"userName":"alice","password":"secret-1"}' | sh
 
       options:
         --timestamp T   the X-NCMB-Timestamp to sign (default: now), e.g.
                         2013-12-02T02:44:35.452Z
         --fqdn HOST     the host to sign (default: the URL's host, without port)
         --curl          print a whole curl command instead of the header lines
+        --data BODY     with --curl: the request body (not signed: NCMB signs no body)
       """,
-    spec: OptionSpec(valued: ["timestamp", "fqdn"], flags: ["curl"], positionals: 2...2),
+    spec: OptionSpec(valued: ["timestamp", "fqdn", "data"], flags: ["curl"], positionals: 2...2),
     run: { options, context in
       let context = context.merging(options)
       let method = HTTPMethod(rawValue: options.positionals[0])
@@ -61,6 +63,7 @@ enum NCMBCommands {
           var words = ["curl", "-sS", "-X", method.rawValue]
           for header in headers { words += ["-H", shellQuoted(header)] }
           if method != .get { words += ["-H", shellQuoted("Content-Type: application/json")] }
+          if let body = options.value("data") { words += ["--data", shellQuoted(body)] }
           words.append(shellQuoted(url.absoluteString))
           Console.out(words.joined(separator: " "))
         } else {

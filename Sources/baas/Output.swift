@@ -99,9 +99,11 @@ enum HumanOutput {
 
   /// The stderr lines for a failed operation: the portable code, the backend's code, the
   /// message and, when one applies, a hint.
-  static func errorLines(_ error: UserBackendError, backend: String?) -> [String] {
+  static func errorLines(_ error: UserBackendError, backend: String?, hint withHint: Bool = true)
+    -> [String]
+  {
     var lines = ["baas: error: \(error.description)"]
-    if let hint = hint(for: error, backend: backend) { lines.append("hint: \(hint)") }
+    if withHint, let hint = hint(for: error, backend: backend) { lines.append("hint: \(hint)") }
     return lines
   }
 
@@ -126,6 +128,11 @@ enum HumanOutput {
     case .accountAlreadyExists:
       return "the account exists; use baas signin"
     case .invalidCredentials:
+      if let code = error.backendCode?.rawValue.uppercased(),
+        code.contains("CODE") || code.contains("VERIFICATION")
+      {
+        return "check the SMS code, or start again with baas phone start"
+      }
       return "check the identifier and the password (unknown accounts look the same)"
     case .weakPassword(let minimum):
       return "choose a password of at least \(minimum) characters"

@@ -9,7 +9,7 @@ import Foundation
 /// Where the password comes from. It is never an argument value (arguments show up in
 /// `ps` and shell history):
 /// 1. `--password-stdin`: the first line of standard input (the line terminator removed,
-///    nothing else trimmed);
+///    nothing else trimmed; read without echo when standard input is a terminal);
 /// 2. the `BAAS_PASSWORD` environment variable;
 /// 3. a prompt without echo when standard input is a terminal.
 enum PasswordInput {
@@ -19,7 +19,11 @@ enum PasswordInput {
     throws -> String
   {
     if fromStandardInput {
-      guard let line = readLine(strippingNewline: true) else {
+      // On a terminal, read the line without echo rather than show what is typed.
+      let input =
+        Console.standardInputIsTerminal
+        ? promptWithoutEcho("Password: ") : readLine(strippingNewline: true)
+      guard let line = input else {
         throw UsageError("--password-stdin: standard input is empty", command: command)
       }
       return line.hasSuffix("\r") ? String(line.dropLast()) : line
@@ -35,24 +39,26 @@ enum PasswordInput {
         + "to be prompted", command: command)
   }
 
-  /// Prints `prompt` on standard error and reads one line from the terminal with echo
-  /// turned off; the terminal settings are restored afterwards.
+  /// Turns echo off, then prints `prompt` on standard error and reads one line from the
+  /// terminal; the terminal settings are restored afterwards. Echo goes off before the
+  /// prompt appears, so nothing typed after the prompt is ever shown, and nothing typed
+  /// ahead is discarded (`TCSANOW`).
   private static func promptWithoutEcho(_ prompt: String) -> String? {
-    FileHandle.standardError.write(Data(prompt.utf8))
     var original = termios()
     let haveSettings = tcgetattr(STDIN_FILENO, &original) == 0
     if haveSettings {
       var silent = original
       silent.c_lflag &= ~tcflag_t(ECHO)
       silent.c_lflag |= tcflag_t(ECHONL)
-      _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+      _ = tcsetattr(STDIN_FILENO, TCSANOW, &silent)
     }
     defer {
       if haveSettings {
         var restore = original
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &restore)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &restore)
       }
     }
+    FileHandle.standardError.write(Data(prompt.utf8))
     return readLine(strippingNewline: true)
   }
 }

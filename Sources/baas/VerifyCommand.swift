@@ -17,7 +17,8 @@ enum VerifyCommand {
 
       options:
         --backends LIST    comma-separated harnesses (default: \
-      \(ContractHarnesses.offlineDefaultNames.joined(separator: ",")); known: \
+      \(ContractHarnesses.offlineDefaultNames.joined(separator: ",")), plus firebase-live \
+      and ncmb-live when their credentials are set; known: \
       \(ContractHarnesses.knownNames.joined(separator: ", ")))
         --contracts DIR    the contract files (default: Contracts)
         --recordings DIR   the cassettes for replay harnesses (default: Recordings)
@@ -36,7 +37,7 @@ enum VerifyCommand {
     let harnessOptions = ContractHarnesses.Options(
       recordings: URL(
         fileURLWithPath: options.value("recordings") ?? "Recordings", isDirectory: true))
-    var harnesses = ContractHarnesses.offlineDefaults(options: harnessOptions)
+    var harnesses = ContractHarnesses.defaults(options: harnessOptions)
     if let names = options.value("backends") {
       do {
         harnesses = try ContractHarnesses.list(names, options: harnessOptions)
@@ -65,6 +66,10 @@ enum VerifyCommand {
 
   /// One progress line for a finished contract.
   static func progressLine(_ result: ContractResult) -> String {
-    "\(result)"
+    switch result.outcome {
+    case .passed: "pass  \(result.harness)  \(result.contract)"
+    case .failed(let failure): "FAIL  \(result.harness)  \(result.contract): \(failure)"
+    case .skipped(let reason): "skip  \(result.harness)  \(result.contract) (\(reason))"
+    }
   }
 }

@@ -43,11 +43,12 @@ func runBaas(_ arguments: [String], environment: [String: String]) async -> Exit
         Console.out("usage:\n\(list)")
         return .success
       }
-      let problem = wanted.map { "unknown \(name) command \($0)" } ?? "\(name) needs a command"
+      let problem = wanted == nil ? "\(name) needs a command" : "unknown \(name) command"
       Console.error("baas: \(problem)\n\nusage:\n\(list)")
       return .usage
     }
-    Console.error("baas: unknown command \(name)\n\n\(Commands.usage)")
+    // The word is not echoed: it could be a password typed in the wrong place.
+    Console.error("baas: unknown command (see the list below)\n\n\(Commands.usage)")
     return .usage
   }
   let context = Context(

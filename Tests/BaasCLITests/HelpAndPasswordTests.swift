@@ -113,4 +113,18 @@ struct HelpAndPasswordTests {
     }
     #expect(outputs[0].contains(account.email), "the runs did produce output")
   }
+
+  @Test(
+    "a password given as an argument is refused without being echoed",
+    arguments: [["--password", "Tr0ub4dor-pw"], ["--password=Tr0ub4dor-pw"], ["Tr0ub4dor-pw"]])
+  func passwordArgument(extra: [String]) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(["signup", "--email", uniqueAccount().email] + extra)
+    #expect(result.status == 2)
+    #expect(!result.allOutput.contains("Tr0ub4dor"), "\(result.allOutput)")
+    let global = try await baas.run(extra + ["whoami"])
+    #expect(global.status == 2)
+    #expect(!global.allOutput.contains("Tr0ub4dor"), "\(global.allOutput)")
+  }
 }

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Requests to a path starting with `/hang` are accepted and never answered (until
 /// `stop()`); `/status/N` gets status N; any other request gets status 201 and a JSON echo
-/// `{"method","path","query","headers":[[name,value]...],"body"}` with `Connection: close`.
+/// `{"method","path","query","headers":[[name,value]...],"body"}` with `Connection: close`
+/// and a `Set-Cookie` field (to check that the transport never sends cookies back).
 final class LoopbackServer: Sendable {
   let port: Int
   private let listener: Int32
@@ -126,6 +127,7 @@ final class LoopbackServer: Sendable {
       pathAndQuery[0].hasPrefix("/status/") ? String(pathAndQuery[0].dropFirst(8)) : "201"
     let response =
       "HTTP/1.1 \(status) Status\r\nContent-Type: application/json\r\nX-Echo: yes\r\n"
+      + "Set-Cookie: sid=abc123; Path=/\r\n"
       + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
     let bytes = Array(response.utf8) + Array(body)
     let total = bytes.count

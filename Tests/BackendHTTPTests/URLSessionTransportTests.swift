@@ -46,6 +46,19 @@ struct URLSessionTransportTests {
     #expect(received["cookie"] == nil)
   }
 
+  @Test("cookies set by the server are never sent back")
+  func noCookies() async throws {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    let transport = URLSessionTransport()
+    let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/first"))
+    let first = try await transport.send(HTTPRequest(method: .get, url: url))
+    #expect(first.headerFields["Set-Cookie"] != nil)
+    let second = try await transport.send(HTTPRequest(method: .get, url: url))
+    let echo = try JSONDecoder().decode(Echo.self, from: second.body)
+    #expect(!echo.headers.contains { $0.first?.lowercased() == "cookie" })
+  }
+
   @Test("a non-2xx status is returned, not thrown")
   func statusIsReturned() async throws {
     let server = try LoopbackServer()

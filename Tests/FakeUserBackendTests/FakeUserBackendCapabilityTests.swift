@@ -192,4 +192,14 @@ func providerToken(subject: String?, nonce: String?, email: String? = nil, expir
     for _ in 0..<4 { if let change = await iterator.next() { events.append(change.event) } }
     #expect(events == [.tokenRefreshed, .signedOut, .signedIn, .sessionRevoked])
   }
+
+  @Test func signingOutKeepsAPendingPhoneVerification() async throws {
+    let fixture = try Fixture()
+    _ = try await fixture.backend.signInAnonymously()
+    let verificationID = try await fixture.backend.startPhoneVerification(
+      phoneNumber: "+15551234567")
+    try await fixture.backend.signOut()
+    #expect(try await fixture.backend.currentUser() == nil)
+    #expect(try await fixture.backend.pendingPhoneVerification()?.verificationID == verificationID)
+  }
 }

@@ -23,6 +23,21 @@ struct Fixture {
   }
 }
 
+/// An in-memory session store whose calls suspend a few times, like disk I/O, so that
+/// concurrent callers interleave between reading and writing the session.
+struct SlowSessionStore: SessionStore {
+  let inner = InMemorySessionStore()
+  func load() async throws -> PersistedAuthState {
+    for _ in 0..<5 { await Task.yield() }
+    return try await inner.load()
+  }
+  func save(_ state: PersistedAuthState) async throws {
+    for _ in 0..<5 { await Task.yield() }
+    try await inner.save(state)
+  }
+  func clear() async throws { try await inner.clear() }
+}
+
 /// The portable error thrown by `body`, or `nil` when it succeeded or threw another type.
 func backendError(_ body: () async throws -> some Any) async -> UserBackendError? {
   do {
@@ -168,10 +183,11 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
   }
 
   @Test func concurrentCallersShareOneRefresh() async throws {
-    let fixture = try Fixture()
-    let session = try await fixture.backend.signUp(.email("ann@example.com", password: "secret1"))
-    fixture.clock.advance(by: 4000)
-    let backend = fixture.backend
+    let clock = ManualClock()
+    let store = try makeStore(clock: clock)
+    let backend = FakeUserBackend(store: store, sessionStore: SlowSessionStore())
+    let session = try await backend.signUp(.email("ann@example.com", password: "secret1"))
+    clock.advance(by: 4000)
     let tokens = try await withThrowingTaskGroup(of: String.self) { group in
       for _ in 0..<20 { group.addTask { try await backend.idToken(forceRefresh: false) } }
       var tokens: Set<String> = []
@@ -179,8 +195,8 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
       return tokens
     }
     #expect(tokens.count == 1)
-    #expect(try fixture.store.refreshTokenRotationCount(userID: session.user.id) == 1)
-    #expect(try await fixture.backend.currentUser() != nil)
+    #expect(try store.refreshTokenRotationCount(userID: session.user.id) == 1)
+    #expect(try await backend.currentUser() != nil)
   }
 
   @Test func forcedRefreshIssuesANewToken() async throws {
@@ -211,5 +227,32 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
     #expect(session.expiresAt == fixture.clock.now().addingTimeInterval(60))
     fixture.clock.advance(by: 61)
     #expect(try await fixture.backend.idToken(forceRefresh: false) != session.bearerToken)
+  }
+
+  @Test func reusedRefreshTokenRevokesBothCopiesOfTheSession() async throws {
+    let fixture = try Fixture()
+    _ = try await fixture.backend.signUp(.email("ann@example.com", password: "secret1"))
+    // A copy of the stored session, as a thief (or a restored backup) would hold it.
+    let copy = InMemorySessionStore(try await fixture.sessions.load())
+    let other = FakeUserBackend(store: fixture.store, sessionStore: copy)
+    _ = try await fixture.backend.idToken(forceRefresh: true)
+    let reuse = await backendError { try await other.idToken(forceRefresh: true) }
+    #expect(reuse?.code == .sessionExpired)
+    #expect(try await copy.load().session == nil)
+    let original = await backendError { try await fixture.backend.idToken(forceRefresh: true) }
+    #expect(original?.code == .sessionExpired)
+    #expect(try await fixture.backend.currentUser() == nil)
+  }
+
+  @Test func aServerFailureDuringRefreshKeepsTheSession() async throws {
+    let fixture = try Fixture()
+    let session = try await fixture.backend.signUp(.email("ann@example.com", password: "secret1"))
+    // Break the token table: the store now fails with a database error, not a rejection.
+    try fixture.store.locked { db in try db.execute(script: "DROP TABLE refresh_tokens") }
+    let error = await backendError { try await fixture.backend.idToken(forceRefresh: true) }
+    #expect(error?.code.name == "server")
+    #expect(error?.backendCode == "DATABASE_ERROR")
+    #expect(try await fixture.backend.currentUser() == session.user)
+    #expect(try await fixture.sessions.load().session == session)
   }
 }

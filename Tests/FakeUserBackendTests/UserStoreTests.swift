@@ -184,4 +184,49 @@ func makeStore(clock: ManualClock = ManualClock(), phoneCodeLifetime: TimeInterv
     #expect(requests.map(\.email) == ["a@example.com", "b@example.com"])
     #expect(requests[1].requestedAt.timeIntervalSince(requests[0].requestedAt) == 5)
   }
+
+  @Test func databaseFileIsOwnerOnly() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("users.sqlite").path
+    let store = try UserStore(path: path, passwordHashIterations: 1_000)
+    _ = try store.createUser(NewUser(email: "a@example.com", password: "secret1"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+
+  @Test func twoConnectionsToOneFileStillRefuseDuplicates() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("users.sqlite").path
+    let stores = [
+      try UserStore(path: path, passwordHashIterations: 1_000),
+      try UserStore(path: path, passwordHashIterations: 1_000),
+    ]
+    let successes = await withTaskGroup(of: Int.self) { group in
+      for index in 0..<20 {
+        group.addTask {
+          let created = try? stores[index % 2].createUser(
+            NewUser(email: "shared@example.com", password: "secret1"))
+          return created == nil ? 0 : 1
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(successes == 1)
+    #expect(try stores[0].userCount() == 1)
+    #expect(try stores[1].userCount() == 1)
+  }
+
+  @Test func badDatabasePathIsATypedError() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("missing/dir/users.sqlite").path
+    #expect {
+      try UserStore(path: path)
+    } throws: { error in
+      guard case .database = error as? UserStoreError else { return false }
+      return true
+    }
+  }
 }

@@ -110,4 +110,26 @@ import UserBackendKit
       try store.completePhoneVerification(verificationID: "missing", code: "123456")
     }
   }
+
+  @Test func tooManyWrongCodesDropTheVerification() throws {
+    let store = try makeStore()
+    let verification = try store.startPhoneVerification(phoneNumber: "+15551234567")
+    let wrong = verification.code == "000000" ? "111111" : "000000"
+    for _ in 0..<UserStore.maximumPhoneCodeAttempts {
+      #expect(throws: UserStoreError.invalidVerificationCode) {
+        try store.completePhoneVerification(
+          verificationID: verification.verificationID, code: wrong)
+      }
+    }
+    #expect(throws: UserStoreError.unknownVerification) {
+      try store.completePhoneVerification(
+        verificationID: verification.verificationID, code: verification.code)
+    }
+  }
+
+  @Test func phoneVerificationDescriptionHidesTheCode() throws {
+    let store = try makeStore()
+    let verification = try store.startPhoneVerification(phoneNumber: "+15551234567")
+    #expect(!"\(verification)".contains(verification.code))
+  }
 }

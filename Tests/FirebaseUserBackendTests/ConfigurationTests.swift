@@ -119,6 +119,15 @@ struct ConfigurationTests {
     #expect(configuration.description.contains("demo-project"))
   }
 
+  @Test("session namespaces separate projects and the emulator")
+  func namespaces() {
+    #expect(FirebaseConfiguration(apiKey: "K", projectID: "p1").sessionNamespace == "firebase-p1")
+    #expect(FirebaseConfiguration(apiKey: "K").sessionNamespace == "firebase-default")
+    #expect(
+      FirebaseConfiguration(apiKey: "K", projectID: "p1", emulatorHost: "127.0.0.1:9099")
+        .sessionNamespace == "firebase-emulator-p1")
+  }
+
   @Test("the backend reports its ID and capabilities")
   func capabilities() throws {
     let backend = try Fixture.backend(StubTransport(json: "{}"))

@@ -117,7 +117,7 @@ struct RequestBytesTests {
     #expect(server.count == 1)
     #expect(request.method == .post)
     #expect(request.url.absoluteString == base + wire.path + "?key=" + Fixture.apiKey)
-    #expect(request.headerFields["Content-Type"] == wire.contentType)
+    #expect(request.headerFields == ["Content-Type": wire.contentType])
     #expect(request.bodyText == wire.body(storedToken))
     if wire.contentType == "application/json" {
       // Also valid JSON whose keys are sorted (cassette matching relies on it).

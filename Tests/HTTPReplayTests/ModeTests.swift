@@ -55,6 +55,7 @@ struct ModeTests {
       mode: .recordMissing, cassetteURL: file, live: nil, recording: configuration())
     #expect(second.mode == .replay)
     #expect(second.clock == Fixture.clock)
+    #expect(second.makeClock().now() == Fixture.clock)
     #expect(second.seed == 5)
     let password = try #require(second.variables?["password"])
     _ = try await second.transport.send(Fixture.signUp(key: "fake-key", password: password))

@@ -100,6 +100,26 @@ struct ReplayTransportTests {
     try replay.assertAllUsed()
   }
 
+  @Test("concurrent identical requests each get a different recorded response")
+  func concurrentIdentical() async throws {
+    let interactions = (0..<20).map {
+      Interaction(request: Self.get("/same"), response: Self.ok("answer-\($0)"))
+    }
+    let replay = ReplayTransport(cassette: Fixture.cassette(interactions))
+    let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<20 {
+        group.addTask {
+          String(decoding: try await replay.send(Self.get("/same")).body, as: UTF8.self)
+        }
+      }
+      var bodies: [String] = []
+      for try await body in group { bodies.append(body) }
+      return bodies
+    }
+    #expect(Set(bodies) == Set((0..<20).map { "answer-\($0)" }))
+    try replay.assertAllUsed()
+  }
+
   @Test("an unmatched request names the differing field of the nearest entries")
   func mismatch() async throws {
     let recorded = HTTPRequest(

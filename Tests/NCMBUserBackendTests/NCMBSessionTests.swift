@@ -158,7 +158,6 @@ struct NCMBSessionTests {
     }
     for (token, nonce) in [
       ("", nil), ("abc", nil), (JSONWebToken.unsigned(claims: ["aud": "x"]), nil),
-      (JSONWebToken.unsigned(claims: ["sub": "s", "nonce": "abc"]), "raw"),
     ] as [(String, String?)] {
       let error = try await #require(throws: UserBackendError.self) {
         _ = try await backend.signIn(
@@ -166,6 +165,13 @@ struct NCMBSessionTests {
       }
       #expect(error.code.name == "invalidInput")
     }
+    let wrongNonce = try await #require(throws: UserBackendError.self) {
+      _ = try await backend.signIn(
+        with: IdentityProviderCredential(
+          provider: "apple.com",
+          idToken: JSONWebToken.unsigned(claims: ["sub": "s", "nonce": "abc"]), rawNonce: "raw"))
+    }
+    #expect(wrongNonce.code == .invalidCredentials)
     await #expect(throws: UserBackendError.self) {
       _ = try await backend.signIn(
         with: IdentityProviderCredential(provider: "google.com", idToken: "a.b.c", rawNonce: nil))

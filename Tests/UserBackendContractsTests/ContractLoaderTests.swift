@@ -19,7 +19,8 @@ import UserBackendContracts
   }
 
   @Test func loadsValidFilesSortedByName() throws {
-    let other = Self.valid.replacingOccurrences(of: "\"name\": \"ok\"", with: "\"name\": \"a-first\"")
+    let other = Self.valid.replacingOccurrences(
+      of: "\"name\": \"ok\"", with: "\"name\": \"a-first\"")
     let dir = try directory(with: ["ok.json": Self.valid, "a-first.json": other, "notes.txt": "x"])
     defer { try? FileManager.default.removeItem(at: dir) }
     let contracts = try ContractLoader.load(directory: dir)
@@ -83,7 +84,8 @@ import UserBackendContracts
   func semanticChecksNameTheProblem(replacement: String, message: String) throws {
     var text = Self.valid.replacingOccurrences(of: "\"name\": \"ok\"", with: "\"name\": \"bad\"")
     if replacement.hasPrefix("{{") {
-      text = text.replacingOccurrences(of: "\"password\": \"secret-1\"", with: "\"password\": \"\(replacement)\"")
+      text = text.replacingOccurrences(
+        of: "\"password\": \"secret-1\"", with: "\"password\": \"\(replacement)\"")
     } else {
       text = text.replacingOccurrences(of: "\"sameUserAs\": \"a\"", with: replacement)
     }
@@ -94,16 +96,19 @@ import UserBackendContracts
 
   @Test func unknownErrorNameAndWrongExpectationKind() throws {
     let unknown = try loadError(
-      #"{"name": "bad", "description": "d", "steps": [{"op": "signOut", "expect": {"error": "nope"}}]}"#)
+      #"{"name": "bad", "description": "d", "steps": [{"op": "signOut", "expect": {"error": "nope"}}]}"#
+    )
     #expect(unknown.keyPath == "steps[0].expect.error")
     let misplaced = try loadError(
-      #"{"name": "bad", "description": "d", "steps": [{"op": "signOut", "expect": {"nil": true}}]}"#)
+      #"{"name": "bad", "description": "d", "steps": [{"op": "signOut", "expect": {"nil": true}}]}"#
+    )
     #expect(misplaced.description.contains("nil is only for currentUser"))
   }
 
   @Test func clockStepsMustDeclareTheClock() throws {
     let error = try loadError(
-      #"{"name": "bad", "description": "d", "steps": [{"op": "advanceClock", "input": {"seconds": 5}}]}"#)
+      #"{"name": "bad", "description": "d", "steps": [{"op": "advanceClock", "input": {"seconds": 5}}]}"#
+    )
     #expect(error.description.contains("controllableClock"))
   }
 

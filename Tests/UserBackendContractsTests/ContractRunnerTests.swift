@@ -65,7 +65,8 @@ import UserBackendKit
     }
     #expect(failure.label == "forced")
     #expect(failure.actual == "the same token as step \"first\"")
-    let report = ContractReport(contracts: [contract.name], harnesses: ["memory"], results: [result])
+    let report = ContractReport(
+      contracts: [contract.name], harnesses: ["memory"], results: [result])
     for format in ReportFormat.allCases {
       #expect(!report.render(format).contains("token-user-"))
     }
@@ -206,5 +207,21 @@ final class Counter: Sendable {
     #expect(failure.step == 2)
     #expect(failure.actual.contains("rejected token <redacted>"))
     #expect(!failure.actual.contains("token-user-"))
+  }
+}
+
+@Suite struct EventExpectationTests {
+  @Test func aMissingEventIsReportedWithTheEventsSeen() async throws {
+    let contract = try bundledContract("auth-state-changes")
+    let result = await ContractRunner.run(
+      contract, on: MemoryHarness(flaws: [.silentSignOut]), eventTimeout: .milliseconds(200))
+    guard case .failed(let failure) = result.outcome else {
+      Issue.record("expected a failure, got \(result.outcome)")
+      return
+    }
+    #expect(failure.operation == "expectEvents")
+    #expect(failure.step == contract.steps.count)
+    #expect(failure.actual.hasPrefix("only 2 event(s) in time: [initialState(nil), signedIn(u-"))
+    #expect(failure.expected.hasSuffix("signedOut(nil)"))
   }
 }

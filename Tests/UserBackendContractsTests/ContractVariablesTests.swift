@@ -6,7 +6,9 @@ import UserBackendContracts
   @Test func substitutesWithFilters() throws {
     let values = ["email": "u-ab@example.com"]
     #expect(try ContractVariables.substitute("  {{email|upper}} ", values) == "  U-AB@EXAMPLE.COM ")
-    #expect(try ContractVariables.substitute("{{ email }}/{{email|lower}}", values) == "u-ab@example.com/u-ab@example.com")
+    #expect(
+      try ContractVariables.substitute("{{ email }}/{{email|lower}}", values)
+        == "u-ab@example.com/u-ab@example.com")
     #expect(try ContractVariables.substitute("plain", values) == "plain")
   }
 

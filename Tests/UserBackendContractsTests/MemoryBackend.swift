@@ -17,6 +17,7 @@ final class MemoryServer: Sendable {
     case wrongEmail
     case staleForcedRefresh
     case leakTokenInSignOutError
+    case silentSignOut
   }
 
   let clock: ManualClock
@@ -48,6 +49,7 @@ final class MemoryBackend: UserBackend {
   let server: MemoryServer
   let sessionStore: any SessionStore
   let broadcaster = AuthStateBroadcaster()
+  let refreshes = SingleFlight<String, AuthSession>()
   var backendID: String { "memory" }
   var capabilities: Set<Capability> {
     [.emailPassword, .usernamePassword, .tokenRefresh, .authStateChanges, .anonymousSignIn]
@@ -69,7 +71,8 @@ final class MemoryBackend: UserBackend {
     let now = server.clock.now()
     return AuthSession(
       user: user, bearerToken: "token-\(user.id)-\(server.nextNumber())",
-      refreshToken: "refresh-\(user.id)", expiresAt: now.addingTimeInterval(3600),
+      refreshToken: "refresh-\(user.id)-\(server.nextNumber())",
+      expiresAt: now.addingTimeInterval(3600),
       isNewUser: isNewUser)
   }
 
@@ -122,19 +125,30 @@ final class MemoryBackend: UserBackend {
         message: "rejected token \(session.bearerToken)")
     }
     try await sessionStore.clear()
-    if wasSignedIn { broadcaster.publish(AuthStateChange(.signedOut, user: nil)) }
+    if wasSignedIn, !server.flaws.contains(.silentSignOut) {
+      broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    }
   }
 
   func idToken(forceRefresh: Bool) async throws -> String {
-    guard var session = try await sessionStore.load().session else {
+    guard let session = try await sessionStore.load().session else {
       throw UserBackendError(.notSignedIn)
     }
     let stale = server.flaws.contains(.staleForcedRefresh)
-    if session.isExpired(at: server.clock.now()) || (forceRefresh && !stale) {
-      session = makeSession(session.user, isNewUser: false)
-      try await sessionStore.save(PersistedAuthState(session: session))
+    guard session.isExpired(at: server.clock.now()) || (forceRefresh && !stale) else {
+      return session.bearerToken
     }
-    return session.bearerToken
+    let old = session.refreshToken ?? ""
+    return try await refreshes.run(key: old) { [self] in
+      // A caller that read the session before another refresh finished gets that result.
+      guard let current = try await sessionStore.load().session else {
+        throw UserBackendError(.notSignedIn)
+      }
+      if current.refreshToken != old { return current }
+      let fresh = makeSession(current.user, isNewUser: false)
+      try await sessionStore.save(PersistedAuthState(session: fresh))
+      return fresh
+    }.bearerToken
   }
 
   var authStateChanges: AsyncStream<AuthStateChange> {

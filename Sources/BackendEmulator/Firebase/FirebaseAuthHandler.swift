@@ -91,8 +91,8 @@ public struct FirebaseAuthHandler: Sendable {
   }
 
   private func requireAPIKey(_ request: HTTPRequest) throws(FirebaseError) {
-    let key = request.queryValue("key") ?? request.headerFields["x-goog-api-key"] ?? ""
-    guard !key.isEmpty else { throw .missingAPIKey }
+    let candidates = [request.queryValue("key"), request.headerFields["x-goog-api-key"]]
+    guard candidates.contains(where: { $0?.isEmpty == false }) else { throw .missingAPIKey }
   }
 
   /// The token endpoint's body: JSON or form, by `Content-Type` (JSON also when the body

@@ -36,7 +36,8 @@ extension NCMBHandler {
       do {
         user = try store.createUser(
           NewUser(
-            username: Self.randomUserName(), provider: provider, providerSubject: id,
+            username: Self.randomUserName(store.randomness), provider: provider,
+            providerSubject: id,
             isAnonymous: provider == "anonymous"))
         created = true
       } catch UserStoreError.duplicate(field: "providerSubject") {
@@ -63,9 +64,10 @@ extension NCMBHandler {
     }
   }
 
-  /// A random 10-character alphanumeric user name, as NCMB gives anonymous users.
-  static func randomUserName() -> String {
+  /// A random 10-character alphanumeric user name, as NCMB gives anonymous users (from the
+  /// store's randomness, so a seeded store gives reproducible names).
+  static func randomUserName(_ randomness: UserStoreRandomness) -> String {
     let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    return String(Crypto.randomBytes(10).map { alphabet[Int($0) % alphabet.count] })
+    return String(randomness.bytes(10).map { alphabet[Int($0) % alphabet.count] })
   }
 }

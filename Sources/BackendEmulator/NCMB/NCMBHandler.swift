@@ -48,16 +48,40 @@ public struct NCMBHandler: Sendable {
   }
 
   /// Answers one request; never throws (errors are NCMB error answers).
+  ///
+  /// Answers to authenticated requests carry `X-NCMB-Response-Signature` (reference §2,
+  /// "Response signature"), computed for the host the client signed, except for the
+  /// codes the service sends unsigned (`E404002`, `E404005`, `E405002`, `E415001`).
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    let signedHost: String
     do {
-      return try respond(to: request)
+      signedHost = try authenticate(request)
     } catch {
       return error.response
     }
+    var response: HTTPResponse
+    var code: String?
+    do {
+      response = try respond(to: request)
+    } catch {
+      response = error.response
+      code = error.code
+    }
+    if !Self.unsignedErrorCodes.contains(code ?? "") {
+      response.headerFields[NCMBSignature.Header.responseSignature] =
+        NCMBSignature.responseSignature(
+          request: request, responseBody: response.body, applicationKey: applicationKey,
+          clientKey: clientKey,
+          timestamp: request.headerFields[NCMBSignature.Header.timestamp] ?? "",
+          fqdn: signedHost)
+    }
+    return response
   }
 
+  /// Error codes answered without a response signature (reference §2).
+  static let unsignedErrorCodes: Set<String> = ["E404002", "E404005", "E405002", "E415001"]
+
   private func respond(to request: HTTPRequest) throws(NCMBError) -> HTTPResponse {
-    try authenticate(request)
     guard let resource = Self.resourcePath(request.rawPath) else { throw .noService }
     let segments = resource.split(separator: "/").map {
       String($0).removingPercentEncoding ?? String($0)
@@ -79,20 +103,29 @@ public struct NCMBHandler: Sendable {
   }
 
   /// Checks the three signature headers, the application key and the signature.
-  private func authenticate(_ request: HTTPRequest) throws(NCMBError) {
+  ///
+  /// - Returns: the host the client signed: the request's host, else the canonical FQDN.
+  private func authenticate(_ request: HTTPRequest) throws(NCMBError) -> String {
     guard let timestamp = request.headerFields[NCMBSignature.Header.timestamp],
       NCMBTimestamp.parse(timestamp) != nil
     else { throw .headerIncorrect }
-    do {
-      try NCMBSignature.validate(
-        request: request, clientKey: clientKey, applicationKey: applicationKey)
-    } catch {
-      switch error {
-      case .missingHeader: throw .headerIncorrect
-      case .unknownApplicationKey: throw .noApplication
-      case .signatureMismatch: throw .badSignature
+    let hosts = [request.url.host, NCMBSignature.defaultFQDN].compactMap { $0 }
+    for (index, host) in hosts.enumerated() {
+      do {
+        try NCMBSignature.validate(
+          request: request, clientKey: clientKey, acceptedHosts: [host],
+          applicationKey: applicationKey)
+        return host
+      } catch {
+        switch error {
+        case .missingHeader: throw .headerIncorrect
+        case .unknownApplicationKey: throw .noApplication
+        case .signatureMismatch where index == hosts.count - 1: throw .badSignature
+        case .signatureMismatch: continue
+        }
       }
     }
+    throw .badSignature
   }
 
   /// The path after `/2013-09-01/` (possibly empty), or `nil` when the path has no such

@@ -34,9 +34,9 @@ struct HTTPConnection {
     let head: HTTPRequestHead
     let body: [UInt8]
     do {
-      guard let received = try readHead() else { return .close }
+      guard let (received, deadline) = try readHead() else { return .close }
       head = received
-      body = try readBody(head)
+      body = try readBody(head, deadline: deadline)
     } catch {
       writeError(error)
       return .closeAfterError
@@ -58,7 +58,10 @@ struct HTTPConnection {
 
   /// Reads up to the blank line that ends the head; `nil` when the peer went away, the
   /// idle timeout passed or the server is stopping before a new request began.
-  private func readHead() throws(HTTPWireError) -> HTTPRequestHead? {
+  ///
+  /// - Returns: the head and the deadline for the rest of the request (its first byte
+  ///   plus ``EmulatorServer/Limits/requestTimeout``).
+  private func readHead() throws(HTTPWireError) -> (HTTPRequestHead, ContinuousClock.Instant)? {
     var scanned = 0
     var deadline = ContinuousClock.now + limits.idleTimeout
     var started = false
@@ -73,7 +76,7 @@ struct HTTPConnection {
         guard end <= limits.maxHeadBytes else { throw Self.headTooLarge }
         let head = try HTTPRequestHead.parse(stream.buffer[0..<end])
         stream.buffer.removeFirst(end + 4)
-        return head
+        return (head, deadline)
       }
       guard stream.buffer.count <= limits.maxHeadBytes + 3 else { throw Self.headTooLarge }
       scanned = max(0, stream.buffer.count - 3)
@@ -87,8 +90,9 @@ struct HTTPConnection {
     }
   }
 
-  private func readBody(_ head: HTTPRequestHead) throws(HTTPWireError) -> [UInt8] {
-    let deadline = ContinuousClock.now + limits.requestTimeout
+  private func readBody(_ head: HTTPRequestHead, deadline: ContinuousClock.Instant)
+    throws(HTTPWireError) -> [UInt8]
+  {
     switch head.framing {
     case .none:
       return []

@@ -72,8 +72,9 @@ final class SocketStream {
       let ready = poll(&fds, 1, Self.milliseconds(remaining))
       if ready < 0 && errno != EINTR { return false }
       if ready <= 0 { continue }
-      let sent = bytes.withUnsafeBytes { raw in
-        send(fd, raw.baseAddress! + offset, raw.count - offset, Self.sendFlags)
+      let sent = bytes.withUnsafeBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return 0 }
+        return send(fd, base + offset, raw.count - offset, Self.sendFlags)
       }
       if sent < 0 {
         if errno == EINTR || errno == EAGAIN { continue }

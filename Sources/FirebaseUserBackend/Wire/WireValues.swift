@@ -25,7 +25,21 @@ struct WireSeconds: Decodable, Sendable, Hashable {
 }
 
 /// An answer whose fields are all ignored (`accounts:delete` answers `{}` or only `kind`).
-struct EmptyResponse: FirebaseResponse, Hashable {}
+/// Anything but a JSON object is refused.
+struct EmptyResponse: FirebaseResponse, Hashable {
+  private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init() {}
+
+  init(from decoder: any Decoder) throws {
+    _ = try decoder.container(keyedBy: AnyKey.self)
+  }
+}
 
 /// One linked provider, as in `providerUserInfo[]` (`FT:schema.ts`
 /// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`; reference §1).

@@ -74,7 +74,7 @@ final class RawConnection: @unchecked Sendable {
     var offset = 0
     while offset < bytes.count {
       let sent = bytes.withUnsafeBytes {
-        Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+        systemSend(fd, $0.baseAddress! + offset, $0.count - offset)
       }
       guard sent > 0 else { throw RawClientError.send(errno) }
       offset += sent
@@ -158,3 +158,13 @@ func rawExchange(port: Int, _ request: String) async throws -> RawResponse {
     return try connection.readResponse()
   }
 }
+
+#if canImport(Glibc)
+  private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL))
+  }
+#else
+  private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    Darwin.send(fd, pointer, count, 0)
+  }
+#endif

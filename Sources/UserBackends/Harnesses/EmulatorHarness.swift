@@ -1,0 +1,165 @@
+import BackendEmulator
+import BackendHTTP
+import FakeUserBackend
+import Foundation
+import UserBackendContracts
+import UserBackendKit
+
+/// Runs contracts against `FirebaseUserBackend` or `NCMBUserBackend` talking to the
+/// ``BackendEmulator/BackendEmulator`` (DESIGN.md "The emulator").
+///
+/// Every run gets a fresh in-memory ``FakeUserBackend/UserStore`` with a low PBKDF2 cost
+/// and one `ManualClock` shared by the store (the server side) and the adapter (the
+/// client), so `controllableClock` contracts run; SMS codes are read from the store. The
+/// server side also moves on by one second per request it handles, so that two tokens
+/// minted one request apart differ (see `ServerClock`).
+///
+/// - ``Route/inProcess`` (`firebase-emulator`, `ncmb-emulator`): requests go through
+///   ``BackendEmulator/EmulatorTransport`` to the production host names, no socket.
+/// - ``Route/loopback`` (`firebase-emulator-http`, `ncmb-emulator-http`): the run starts an
+///   ``BackendEmulator/EmulatorServer`` on an ephemeral `127.0.0.1` port and the adapter
+///   uses `URLSessionTransport` (Firebase `emulatorHost` `127.0.0.1:PORT`, NCMB base URL
+///   `http://127.0.0.1:PORT`); the server stops when the run finishes.
+///
+/// Capabilities are the adapter's: a contract needing one the backend lacks is skipped
+/// with its name (NCMB has no phone sign-in and no token refresh).
+public struct EmulatorHarness: ContractHarness {
+  /// How requests reach the emulator.
+  public enum Route: String, Sendable, Hashable, CaseIterable {
+    /// `EmulatorTransport`: in-process, no socket.
+    case inProcess
+    /// `EmulatorServer` on loopback + `URLSessionTransport`.
+    case loopback
+  }
+
+  /// The wire protocol under test.
+  public let backend: WireBackend
+  /// How requests reach the emulator.
+  public let route: Route
+  /// PBKDF2 rounds for the store (low: the contracts test behaviour, not hashing cost).
+  public var passwordHashIterations: Int
+
+  /// `<backend>-emulator` or `<backend>-emulator-http`.
+  public var name: String {
+    backend.rawValue + "-emulator" + (route == .loopback ? "-http" : "")
+  }
+
+  /// A harness; default route in-process, 1 000 PBKDF2 rounds.
+  public init(
+    backend: WireBackend, route: Route = .inProcess, passwordHashIterations: Int = 1_000
+  ) {
+    self.backend = backend
+    self.route = route
+    self.passwordHashIterations = passwordHashIterations
+  }
+
+  /// A fresh store, clock and (loopback) server; the proposed variables are used as given.
+  ///
+  /// The loopback server starts only when the contract will run (every capability it
+  /// requires is there), so a skipped contract leaves nothing running.
+  /// - Throws: `UserStoreError` (SQLite), `EmulatorServerError` (no port), the adapter's
+  ///   initialisation error.
+  public func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
+    -> any ContractEnvironment
+  {
+    let clock = ManualClock()
+    let serverClock = ServerClock(base: clock)
+    let store = try UserStore(
+      path: ":memory:", passwordHashIterations: passwordHashIterations, clock: serverClock)
+    let emulator = BackendEmulator(store: store, projectID: WireBackend.projectID)
+    let capabilities = try backend.capabilities(keys: .emulator)
+    var keys = WireBackend.Keys.emulator
+    let transport: any HTTPTransport
+    var server: ServerLease?
+    let runs = contract.requires.allSatisfy {
+      $0 == Contract.controllableClock || capabilities.contains($0)
+    }
+    switch route {
+    case .inProcess:
+      transport = EmulatorTransport(emulator)
+    case .loopback where runs:
+      let lease = try ServerLease(emulator: emulator)
+      keys.firebaseEmulatorHost = "127.0.0.1:\(lease.port)"
+      keys.ncmbBaseURL = lease.baseURL
+      transport = URLSessionTransport()
+      server = lease
+    case .loopback:
+      transport = EmulatorTransport(emulator)
+    }
+    return EmulatorEnvironment(
+      backend: backend, keys: keys,
+      transport: TickingTransport(wrapped: transport, clock: serverClock), store: store,
+      adapterClock: clock,
+      capabilities: capabilities, variables: variables, uuids: nil, server: server,
+      recording: nil)
+  }
+}
+
+/// One run against the emulator: one store and clock shared by every restarted backend.
+struct EmulatorEnvironment: ContractEnvironment {
+  let backend: WireBackend
+  let keys: WireBackend.Keys
+  let transport: any HTTPTransport
+  let store: UserStore
+  /// The run's clock: the adapter reads it and `advanceClock` moves it (the store reads it
+  /// through a `ServerClock`).
+  let adapterClock: ManualClock
+  let capabilities: Set<Capability>
+  let variables: [String: String]
+  /// NCMB anonymous identities (seeded when recording), shared across restarts.
+  let uuids: (@Sendable () -> UUID)?
+  let server: ServerLease?
+  let recording: EmulatorRecording?
+
+  var clock: ManualClock? { adapterClock }
+
+  func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
+    try backend.makeAdapter(
+      keys: keys, transport: transport, sessionStore: sessionStore, clock: adapterClock,
+      uuids: uuids)
+  }
+
+  /// The code the store generated for `verificationID` (noted for the cassette when
+  /// recording).
+  func phoneVerificationCode(for verificationID: String) async throws -> String? {
+    let code = try store.pendingPhoneVerifications().first {
+      $0.verificationID == verificationID
+    }?.code
+    if let code { recording?.noteCode(code, for: verificationID) }
+    return code
+  }
+
+  /// Stops the loopback server; when recording, writes the cassette if the run passed.
+  /// - Throws: `CassetteError` (a leak, an I/O error) when recording.
+  func finish(passed: Bool) async throws {
+    server?.stop()
+    try recording?.finish(passed: passed, variables: variables)
+  }
+}
+
+/// An ``BackendEmulator/EmulatorServer`` on an ephemeral loopback port for one run; stopped
+/// by ``stop()`` or, at the latest, when the lease is released.
+final class ServerLease: Sendable {
+  let server: EmulatorServer
+  /// The bound port.
+  let port: Int
+
+  init(emulator: BackendEmulator) throws {
+    server = EmulatorServer(emulator: emulator, host: "127.0.0.1", port: 0)
+    port = try server.start()
+  }
+
+  /// `http://127.0.0.1:PORT`.
+  var baseURL: URL {
+    var components = URLComponents()
+    components.scheme = "http"
+    components.host = "127.0.0.1"
+    components.port = port
+    return components.url ?? URL(fileURLWithPath: "/")
+  }
+
+  /// Stops the server (graceful; a second call does nothing).
+  func stop() { server.stop() }
+
+  deinit { server.stop() }
+}

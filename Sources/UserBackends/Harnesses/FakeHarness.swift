@@ -1,0 +1,59 @@
+import FakeUserBackend
+import Foundation
+import UserBackendContracts
+import UserBackendKit
+
+/// Runs contracts against ``FakeUserBackend/FakeUserBackend`` with no I/O: every run gets
+/// its own in-memory ``FakeUserBackend/UserStore`` (`":memory:"`), a `ManualClock` (so
+/// `controllableClock` contracts run) and a low PBKDF2 cost so that the suite stays fast.
+///
+/// Phone codes are read from the store's pending verifications.
+public struct FakeHarness: ContractHarness {
+  /// `"fake"`.
+  public let name = "fake"
+  /// PBKDF2 rounds for the store (low: the contracts test behaviour, not hashing cost).
+  public var passwordHashIterations: Int
+  /// Seconds an ID token stays valid.
+  public var idTokenLifetime: TimeInterval
+
+  /// A harness; defaults: 1 000 PBKDF2 rounds, 3600 s ID tokens.
+  public init(passwordHashIterations: Int = 1_000, idTokenLifetime: TimeInterval = 3600) {
+    self.passwordHashIterations = passwordHashIterations
+    self.idTokenLifetime = idTokenLifetime
+  }
+
+  /// A fresh store and clock; the proposed variables are used as they are.
+  /// - Throws: `UserStoreError.database` when SQLite cannot open the in-memory store.
+  public func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
+    -> any ContractEnvironment
+  {
+    let clock = ManualClock()
+    let store = try UserStore(
+      path: ":memory:", passwordHashIterations: passwordHashIterations, clock: clock)
+    let capabilities = FakeUserBackend(
+      store: store, sessionStore: InMemorySessionStore(), idTokenLifetime: idTokenLifetime
+    ).capabilities
+    return FakeEnvironment(
+      store: store, clock: clock, capabilities: capabilities, variables: variables,
+      idTokenLifetime: idTokenLifetime)
+  }
+}
+
+/// One contract run on the fake: one store shared by every restarted backend.
+struct FakeEnvironment: ContractEnvironment {
+  let store: UserStore
+  let clock: ManualClock?
+  let capabilities: Set<Capability>
+  let variables: [String: String]
+  let idTokenLifetime: TimeInterval
+
+  func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
+    FakeUserBackend(store: store, sessionStore: sessionStore, idTokenLifetime: idTokenLifetime)
+  }
+
+  func phoneVerificationCode(for verificationID: String) async throws -> String? {
+    try store.pendingPhoneVerifications().first { $0.verificationID == verificationID }?.code
+  }
+
+  func finish(passed: Bool) async throws {}
+}

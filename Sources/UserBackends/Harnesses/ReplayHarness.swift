@@ -1,0 +1,139 @@
+import BackendHTTP
+import Foundation
+import HTTPReplay
+import NCMBUserBackend
+import UserBackendContracts
+import UserBackendKit
+
+/// Runs contracts against `FirebaseUserBackend` or `NCMBUserBackend` answered from the
+/// cassettes `<recordings>/<backend>/<contract>.har` (DESIGN.md "Contracts and
+/// recordings"); never touches the network.
+///
+/// Each run opens a `CassetteSession` in `replay` mode and builds the adapter with:
+/// - a `ManualClock` at the cassette's clock (so NCMB timestamps and token expiry are
+///   reproduced, and `controllableClock` contracts run);
+/// - the cassette's variables instead of fresh ones, and its seed for NCMB's anonymous
+///   identities;
+/// - the fixed fake keys ``WireBackend/Keys/replay``; for NCMB a request verifier
+///   recomputes each request's `X-NCMB-Signature` with the replay client key
+///   (`NCMBSignature.validate`) and fails the request on a mismatch;
+/// - SMS codes from the cassette's `sms:<verification>` variables.
+///
+/// A contract the backend can run but that has no cassette fails with the path and how to
+/// record it; entries the run did not use fail the run when it ends.
+public struct ReplayHarness: ContractHarness {
+  /// The wire protocol replayed.
+  public let backend: WireBackend
+  /// The root of the recordings (`Recordings/`).
+  public let recordings: URL
+
+  /// `<backend>-replay`.
+  public var name: String { backend.rawValue + "-replay" }
+
+  /// A harness reading `<recordings>/<backend>/*.har`.
+  public init(backend: WireBackend, recordings: URL) {
+    self.backend = backend
+    self.recordings = recordings
+  }
+
+  /// The cassette file of `contract`.
+  public func cassetteURL(for contract: String) -> URL {
+    recordings.appendingPathComponent(backend.rawValue, isDirectory: true)
+      .appendingPathComponent("\(contract).har")
+  }
+
+  /// The replay environment, or (no cassette) one whose backend cannot be built, so that
+  /// the runner still skips contracts the backend cannot run and fails the others.
+  /// - Throws: `CassetteError` for an unreadable or malformed cassette.
+  public func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
+    -> any ContractEnvironment
+  {
+    let keys = WireBackend.Keys.replay
+    let capabilities = try backend.capabilities(keys: keys)
+    let url = cassetteURL(for: contract.name)
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      return MissingCassetteEnvironment(
+        capabilities: capabilities, variables: variables,
+        problem: "no cassette \(url.path) for contract \(contract.name); record it with "
+          + "`baas record --backend \(backend.rawValue) --emulator`")
+    }
+    let clientKey = keys.ncmbClientKey
+    let verifier: (@Sendable (HTTPRequest) throws -> Void)? =
+      switch backend {
+      case .firebase: nil
+      case .ncmb: { request in try NCMBSignature.validate(request: request, clientKey: clientKey) }
+      }
+    let session = try CassetteSession(
+      mode: .replay, cassetteURL: url, live: nil,
+      recording: RecordingConfiguration(
+        backend: backend.rawValue, contract: contract.name, rules: backend.redactionRules,
+        secrets: keys.secrets, clock: Date(timeIntervalSince1970: 0), seed: 0),
+      requestVerifier: verifier)
+    let recorded = session.variables ?? [:]
+    return ReplayEnvironment(
+      backend: backend, keys: keys, session: session, clock: session.makeClock(),
+      capabilities: capabilities,
+      variables: recorded.filter {
+        !$0.key.hasPrefix(EmulatorRecordingHarness.smsVariablePrefix)
+      },
+      codes: recorded, uuids: WireBackend.uuidSource(seed: session.seed))
+  }
+}
+
+/// One replayed run: the session's transport, clock and variables.
+struct ReplayEnvironment: ContractEnvironment {
+  let backend: WireBackend
+  let keys: WireBackend.Keys
+  let session: CassetteSession
+  let clock: ManualClock?
+  let capabilities: Set<Capability>
+  let variables: [String: String]
+  /// Every recorded variable, including the `sms:` entries.
+  let codes: [String: String]
+  let uuids: @Sendable () -> UUID
+
+  func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
+    try backend.makeAdapter(
+      keys: keys, transport: session.transport, sessionStore: sessionStore,
+      clock: clock ?? ManualClock(session.clock), uuids: uuids)
+  }
+
+  /// The code recorded for `verificationID` (the alias the replayed response handed out).
+  func phoneVerificationCode(for verificationID: String) async throws -> String? {
+    codes[EmulatorRecordingHarness.smsVariable(verificationID: verificationID)]
+  }
+
+  /// Fails when the run passed but left recorded entries unused.
+  /// - Throws: `ReplayError.unusedEntries`.
+  func finish(passed: Bool) async throws {
+    try session.finish(passed: passed, variables: variables)
+  }
+}
+
+/// A run whose cassette is missing: capabilities are the backend's (so inapplicable
+/// contracts are still skipped), and building the backend fails with ``problem``.
+struct MissingCassetteEnvironment: ContractEnvironment {
+  let capabilities: Set<Capability>
+  let variables: [String: String]
+  let problem: String
+
+  /// Replay time is always controllable, as it would be with a cassette.
+  var clock: ManualClock? { ManualClock() }
+
+  /// Always throws: there is nothing to replay.
+  /// - Throws: ``MissingCassette``.
+  func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
+    throw MissingCassette(description: problem)
+  }
+
+  func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
+
+  func finish(passed: Bool) async throws {}
+}
+
+/// An applicable contract has no cassette: the message names the file and the command
+/// that records it.
+public struct MissingCassette: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The message.
+  public var description: String
+}

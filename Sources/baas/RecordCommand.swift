@@ -1,0 +1,94 @@
+import Foundation
+import UserBackendContracts
+import UserBackends
+
+/// `record` and the cassette commands.
+enum RecordingCommands {
+  static let all: [Command] = [record] + CassetteCommands.all
+
+  static let record = Command(
+    name: "record",
+    synopsis:
+      "--backend firebase|ncmb [--emulator] [--out DIR] [--contracts DIR] [--only NAMES]",
+    help: """
+      Runs the contracts against the configured live server (or the local emulator) and
+      writes one cassette per passed contract to DIR/<backend>/<contract>.har. Secrets are
+      replaced by aliases and a leak scan refuses any cassette that still holds one.
+      Contracts that need a controllable clock or an SMS code are skipped.
+
+      Firebase: set FIREBASE_API_KEY (and FIREBASE_PROJECT_ID); with
+      FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 it records against `baas emulator`.
+      NCMB: set NCMB_APPLICATION_KEY, NCMB_CLIENT_KEY and, for the emulator,
+      NCMB_BASE_URL=http://127.0.0.1:9099.
+
+      With --emulator no server or credentials are needed: each contract runs against a
+      fresh in-process emulator with a fixed clock and seed, so every contract the backend
+      supports is recorded (also the clock and SMS ones) and re-recording rewrites the
+      same bytes. This is how Recordings/ is made.
+
+      options:
+        --backend B       firebase or ncmb (required)
+        --emulator        record against the in-process emulator (provenance emulator)
+        --out DIR         the recordings directory (default: Recordings)
+        --contracts DIR   the contract files (default: Contracts)
+        --only NAMES      comma-separated contract names to record (default: all)
+      Exit status 0 iff no contract failed.
+      """,
+    spec: OptionSpec(valued: ["out", "contracts", "only"], flags: ["emulator"]),
+    run: { options, context in try await run(options, context.merging(options)) })
+
+  static func run(_ options: ParsedOptions, _ context: Context) async throws -> ExitStatus {
+    guard let backend = context.backendOption, backend == "firebase" || backend == "ncmb" else {
+      throw UsageError("--backend firebase or --backend ncmb is required", command: "record")
+    }
+    let outputDirectory = URL(
+      fileURLWithPath: options.value("out") ?? "Recordings", isDirectory: true)
+    let harness: any ContractHarness
+    let cassetteURL: @Sendable (String) -> URL
+    var maxConcurrentRuns = 1
+    if options.has("emulator") {
+      let recorder = EmulatorRecordingHarness(
+        backend: backend == "ncmb" ? .ncmb : .firebase, outputDirectory: outputDirectory)
+      (harness, cassetteURL, maxConcurrentRuns) = (recorder, recorder.cassetteURL, 4)
+    } else {
+      do {
+        let recorder = try RecordingHarness(
+          configuration: try context.configuration(), outputDirectory: outputDirectory)
+        (harness, cassetteURL) = (recorder, recorder.cassetteURL)
+      } catch {
+        return reportFailure(error, json: false, backend: backend)
+      }
+    }
+    let directory = URL(
+      fileURLWithPath: options.value("contracts") ?? "Contracts", isDirectory: true)
+    var contracts: [Contract]
+    do {
+      contracts = try ContractLoader.load(directory: directory)
+    } catch {
+      Console.error("baas record: cannot load contracts from \(directory.path): \(error)")
+      return .failure
+    }
+    if let only = options.value("only") {
+      let names = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+      let unknown = names.subtracting(contracts.map(\.name))
+      guard unknown.isEmpty else {
+        throw UsageError(
+          "no such contract: \(unknown.sorted().joined(separator: ", "))", command: "record")
+      }
+      contracts = contracts.filter { names.contains($0.name) }
+    }
+    // Live: one run at a time (a live service is not a load test). Emulator runs are
+    // independent of each other.
+    let runner = ContractRunner(
+      contracts: contracts, harnesses: [harness], maxConcurrentRuns: maxConcurrentRuns)
+    let report = await runner.run { result in
+      var line = VerifyCommand.progressLine(result)
+      if case .passed = result.outcome {
+        line += " -> \(cassetteURL(result.contract).path)"
+      }
+      Console.error(line)
+    }
+    Console.out(report.render(.text))
+    return report.failedCount == 0 ? .success : .failure
+  }
+}

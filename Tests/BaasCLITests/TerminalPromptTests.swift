@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads what is available on `descriptor` for up to `seconds`, stopping early once
+/// `until` appears or the other side is closed.
+func readTerminal(_ descriptor: Int32, seconds: Double, until marker: String? = nil) -> String {
+  var collected = Data()
+  let deadline = Date().addingTimeInterval(seconds)
+  var buffer = [UInt8](repeating: 0, count: 1024)
+  while Date() < deadline {
+    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    guard poll(&poller, 1, 100) > 0 else { continue }
+    let count = read(descriptor, &buffer, buffer.count)
+    if count <= 0 { break }
+    collected.append(contentsOf: buffer[0..<count])
+    if let marker, String(decoding: collected, as: UTF8.self).contains(marker) { break }
+  }
+  return String(decoding: collected, as: UTF8.self)
+}
+
+@Suite("baas prompts for the password on a terminal")
+struct TerminalPromptTests {
+  @Test("on a terminal the password is read with echo off and never shown")
+  func promptWithoutEcho() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let executable = try #require(Baas.executable)
+    var master: Int32 = -1
+    var terminal: Int32 = -1
+    try #require(openpty(&master, &terminal, nil, nil, nil) == 0)
+    defer { close(master) }
+
+    let account = uniqueAccount()
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["signup", "--email", account.email]
+    process.environment = ["BAAS_HOME": baas.home.path, "HOME": baas.home.path]
+    let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: true)
+    process.standardInput = handle
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    try handle.close()
+    let pid = process.processIdentifier
+    let watchdog = Task.detached {
+      try await Task.sleep(for: .seconds(30))
+      kill(pid, SIGKILL)
+    }
+    defer { watchdog.cancel() }
+
+    let prompt = readTerminal(master, seconds: 20, until: "Password: ")
+    #expect(prompt.contains("Password: "))
+    let line = account.password + "\n"
+    _ = line.withCString { write(master, $0, strlen($0)) }
+    let rest = readTerminal(master, seconds: 20, until: "Signed up")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(prompt)\(rest)")
+    #expect(rest.contains("Signed up"))
+    #expect(!(prompt + rest).contains(account.password), "the password was echoed")
+
+    let whoami = try await baas.run(["whoami"])
+    #expect(whoami.standardOutput.contains(account.email))
+  }
+}
