@@ -70,6 +70,9 @@ func runBaas(_ arguments: [String], environment: [String: String]) async -> Exit
   }
 }
 
+if CommandLine.arguments.dropFirst().first == "bench" {
+  exit(await BenchCommand.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
+}
 let status = await runBaas(
   Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 exit(status.rawValue)

@@ -59,7 +59,8 @@ enum ProcessBench {
     return group
   }
 
-  /// 7. `baas verify` over every offline backend as a process: wall time.
+  /// 7. `baas verify` as a process: every offline harness (the defaults plus the loopback
+  /// HTTP emulators), and the default offline set alone. Wall time and peak memory.
   static func verify(_ plan: BenchPlan) async -> BenchGroup {
     var group = BenchGroup(
       id: "verify", title: "7. Offline contract run: `baas verify` as a process")
@@ -68,7 +69,14 @@ enum ProcessBench {
       group.error = "no Contracts directory here; run `baas bench` from the package root"
       return group
     }
-    let backends = ContractHarnesses.offlineDefaultNames.joined(separator: ",")
+    let every = ContractHarnesses.offlineDefaultNames + ContractHarnesses.offlineOnRequestNames
+    let configurations = [
+      ("every offline backend (\(every.count))", every),
+      (
+        "default offline set (\(ContractHarnesses.offlineDefaultNames.count))",
+        ContractHarnesses.offlineDefaultNames
+      ),
+    ]
     let home = FileManager.default.temporaryDirectory
       .appendingPathComponent("baas-bench-verify-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: home) }
@@ -76,25 +84,28 @@ enum ProcessBench {
       try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
       var environment = cleanEnvironment()
       environment["BAAS_HOME"] = home.path
-      var times: [Double] = []
-      var peaks: [Double] = []
       var statuses: Set<Int32> = []
-      let warmUp = min(plan.warmUp, 1)
-      for run in 0..<(warmUp + plan.verifyRuns) {
-        let result = try await spawn(["verify", "--backends", backends], environment: environment)
-        statuses.insert(result.exitStatus)
-        guard run >= warmUp else { continue }
-        times.append(result.seconds)
-        peaks.append(Double(result.maxResidentBytes))
+      for (label, names) in configurations {
+        let arguments = ["verify", "--backends", names.joined(separator: ",")]
+        var times: [Double] = []
+        var peaks: [Double] = []
+        for run in 0..<(min(plan.warmUp, 1) + plan.verifyRuns) {
+          let result = try await spawn(arguments, environment: environment)
+          statuses.insert(result.exitStatus)
+          guard run >= min(plan.warmUp, 1) else { continue }
+          times.append(result.seconds)
+          peaks.append(Double(result.maxResidentBytes))
+        }
+        group.rows.append(BenchRow("\(label): wall time", unit: .seconds, samples: times))
+        group.rows.append(
+          BenchRow("\(label): peak memory (ru_maxrss)", unit: .bytes, samples: peaks))
       }
-      group.rows.append(BenchRow("wall time", unit: .seconds, samples: times))
-      group.rows.append(BenchRow("peak resident memory (ru_maxrss)", unit: .bytes, samples: peaks))
       group.checks.append(
         BenchCheck(
           name: "`baas verify` exits 0 (no contract failed)",
           observed: statuses.sorted().map(String.init).joined(separator: ","),
           passed: statuses == [0]))
-      group.notes.append("backends: \(backends); contracts: \(contracts.path)")
+      group.notes.append("backends: \(every.joined(separator: ", ")); contracts: Contracts/")
     } catch {
       group.error = "\(error)"
     }
