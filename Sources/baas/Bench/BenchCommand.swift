@@ -152,8 +152,8 @@ struct BenchPlan: Sendable {
 
   /// About ten minutes on two cores.
   static let full = BenchPlan(
-    warmUp: 2, runs: 11, adapterBatch: 100, replaySizes: [1_000, 10_000, 100_000],
+    warmUp: 2, runs: 15, adapterBatch: 100, replaySizes: [1_000, 10_000, 100_000],
     replayBatch: 2_000, singleFlightCallers: 1_000, throughputClients: [1, 8, 64],
-    throughputSeconds: 3, fakeSizes: [1_000, 100_000], fakeBatch: 200, startUpRuns: 21,
+    throughputSeconds: 5, fakeSizes: [1_000, 100_000], fakeBatch: 200, startUpRuns: 21,
     verifyRuns: 15)
 }
