@@ -32,38 +32,21 @@ enum AdapterOverheadBench {
     }
     defer { emulator.stop() }
     do {
-      let firebaseTransport = CountingTransport(wrapping: URLSessionTransport())
-      let firebase = try FirebaseUserBackend(
-        configuration: FirebaseConfiguration(
-          apiKey: BenchEmulator.firebaseAPIKey, projectID: "demo-project",
-          emulatorHost: emulator.hostAndPort),
-        transport: firebaseTransport, sessionStore: InMemorySessionStore())
+      // One real sign-up and sign-in per adapter through a recording wrapper gives the
+      // request bytes and the response; the timed adapters use bare transports.
       let firebaseCredential = PasswordCredential.email("adapter@bench.invalid", password: password)
-      _ = try await firebase.signUp(firebaseCredential)
-      _ = try await firebase.signIn(firebaseCredential)
-      let (firebaseRequest, firebaseResponse) = try captured(firebaseTransport, "Firebase")
-      let firebaseCanned = try FirebaseUserBackend(
-        configuration: FirebaseConfiguration(
-          apiKey: BenchEmulator.firebaseAPIKey, projectID: "demo-project",
-          emulatorHost: emulator.hostAndPort),
-        transport: CannedTransport(response: firebaseResponse),
-        sessionStore: InMemorySessionStore())
+      let (firebaseRequest, firebaseResponse) = try await capture(
+        "Firebase", firebaseCredential
+      ) { try makeFirebase(emulator, $0) }
+      let firebase = try makeFirebase(emulator, URLSessionTransport())
+      let firebaseCanned = try makeFirebase(emulator, CannedTransport(response: firebaseResponse))
 
-      let ncmbTransport = CountingTransport(wrapping: URLSessionTransport())
-      let ncmb = try NCMBUserBackend(
-        configuration: NCMBConfiguration(
-          applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
-          baseURL: emulator.baseURL),
-        transport: ncmbTransport, sessionStore: InMemorySessionStore())
       let ncmbCredential = PasswordCredential.username("adapter-bench", password: password)
-      _ = try await ncmb.signUp(ncmbCredential)
-      _ = try await ncmb.signIn(ncmbCredential)
-      let (ncmbRequest, ncmbResponse) = try captured(ncmbTransport, "NCMB")
-      let ncmbCanned = try NCMBUserBackend(
-        configuration: NCMBConfiguration(
-          applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
-          baseURL: emulator.baseURL),
-        transport: CannedTransport(response: ncmbResponse), sessionStore: InMemorySessionStore())
+      let (ncmbRequest, ncmbResponse) = try await capture("NCMB", ncmbCredential) {
+        try makeNCMB(emulator, $0)
+      }
+      let ncmb = try makeNCMB(emulator, URLSessionTransport())
+      let ncmbCanned = try makeNCMB(emulator, CannedTransport(response: ncmbResponse))
 
       let direct = URLSessionTransport()
       try await expectSuccess(direct, firebaseRequest, "Firebase")
@@ -122,10 +105,39 @@ enum AdapterOverheadBench {
     return group
   }
 
-  /// The adapter's last request (what went on the wire) and the server's answer.
-  private static func captured(_ transport: CountingTransport, _ name: String) throws
-    -> (HTTPRequest, HTTPResponse)
+  /// A Firebase adapter for the emulator over `transport`, with its own session store.
+  private static func makeFirebase(_ emulator: BenchEmulator, _ transport: any HTTPTransport)
+    throws -> FirebaseUserBackend
   {
+    try FirebaseUserBackend(
+      configuration: FirebaseConfiguration(
+        apiKey: BenchEmulator.firebaseAPIKey, projectID: "demo-project",
+        emulatorHost: emulator.hostAndPort),
+      transport: transport, sessionStore: InMemorySessionStore())
+  }
+
+  /// An NCMB adapter for the emulator (demo keys) over `transport`, with its own session
+  /// store.
+  private static func makeNCMB(_ emulator: BenchEmulator, _ transport: any HTTPTransport)
+    throws -> NCMBUserBackend
+  {
+    try NCMBUserBackend(
+      configuration: NCMBConfiguration(
+        applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
+        baseURL: emulator.baseURL),
+      transport: transport, sessionStore: InMemorySessionStore())
+  }
+
+  /// Signs `credential` up and in through an adapter made by `make` over a recording
+  /// transport, and returns the sign-in's request (what went on the wire) and response.
+  private static func capture(
+    _ name: String, _ credential: PasswordCredential,
+    _ make: (any HTTPTransport) throws -> any UserBackend
+  ) async throws -> (HTTPRequest, HTTPResponse) {
+    let transport = CountingTransport(wrapping: URLSessionTransport())
+    let backend = try make(transport)
+    _ = try await backend.signUp(credential)
+    _ = try await backend.signIn(credential)
     guard let request = transport.lastRequest, let response = transport.lastResponse else {
       throw BenchFailure("\(name) adapter sent no request")
     }
