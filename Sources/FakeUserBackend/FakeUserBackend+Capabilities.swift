@@ -98,13 +98,8 @@ extension FakeUserBackend {
   ///   expired) or `MISSING_OR_INVALID_NONCE`; `.accountAlreadyExists` (`EMAIL_EXISTS`:
   ///   the email belongs to another account); `.userDisabled`; `.server`.
   public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
-    let provider = credential.provider.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !provider.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "provider", reason: "must not be empty"))
-    }
-    guard !credential.idToken.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "idToken", reason: "must not be empty"))
-    }
+    let credential = try CredentialValidation.validate(credential)
+    let provider = credential.provider
     let token: JSONWebToken
     do {
       token = try JSONWebToken(parsing: credential.idToken)

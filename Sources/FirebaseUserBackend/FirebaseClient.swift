@@ -39,18 +39,7 @@ struct FirebaseClient: Sendable {
     _ endpoint: Endpoint, context: FirebaseErrorContext
   ) async throws -> Endpoint.Response {
     let request = try makeRequest(endpoint)
-    let response: HTTPResponse
-    do {
-      response = try await transport.send(request)
-    } catch let error as HTTPTransportError {
-      throw UserBackendError(.network(reason: error.description))
-    } catch is CancellationError {
-      throw UserBackendError(.network(reason: "the request was cancelled"))
-    } catch let error as UserBackendError {
-      throw error
-    } catch {
-      throw UserBackendError(.network(reason: Self.describeForeign(error)))
-    }
+    let response = try await transport.sendForBackend(request)
     guard response.isSuccess else {
       throw FirebaseErrorMapper.error(for: response, context: context)
     }
@@ -118,12 +107,6 @@ struct FirebaseClient: Sendable {
     @unknown default:
       return "the answer could not be decoded"
     }
-  }
-
-  /// A foreign transport error described by its type and code only (a URL could leak).
-  static func describeForeign(_ error: any Error) -> String {
-    let nsError = error as NSError
-    return "\(nsError.domain) error \(nsError.code)"
   }
 
   /// Replaces every secret (raw and percent-encoded) in the error's texts.

@@ -99,17 +99,8 @@ extension FirebaseUserBackend {
   ///   (`INVALID_IDP_RESPONSE`, `MISSING_OR_INVALID_NONCE`), `.unsupported`
   ///   (`OPERATION_NOT_ALLOWED`), `.network`, `.server`, `.malformedResponse`.
   public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
-    let provider = credential.provider.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !provider.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "provider", reason: "must not be empty"))
-    }
-    guard !credential.idToken.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "idToken", reason: "must not be empty"))
-    }
-    if let nonce = credential.rawNonce, nonce.isEmpty {
-      throw UserBackendError(
-        .invalidInput(field: "rawNonce", reason: "must not be empty (pass nil for none)"))
-    }
+    let credential = try CredentialValidation.validate(credential)
+    let provider = credential.provider
     let response = try await client.send(
       SignInWithIdpRequest(
         provider: provider, idToken: credential.idToken, rawNonce: credential.rawNonce),

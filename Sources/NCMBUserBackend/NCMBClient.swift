@@ -99,18 +99,7 @@ struct NCMBClient: Sendable {
   ///   NCMB error body, a response-signature mismatch) or `.misconfigured` (base URL).
   func send(_ endpoint: NCMBEndpoint, sessionToken: String?) async throws -> NCMBAnswer {
     let request = try request(for: endpoint, sessionToken: sessionToken)
-    let response: HTTPResponse
-    do {
-      response = try await transport.send(request)
-    } catch let error as HTTPTransportError {
-      throw UserBackendError(.network(reason: error.description))
-    } catch is CancellationError {
-      throw UserBackendError(.network(reason: "the request was cancelled"))
-    } catch let error as UserBackendError {
-      throw error
-    } catch {
-      throw UserBackendError(.network(reason: "the transport failed (\(type(of: error)))"))
-    }
+    let response = try await transport.sendForBackend(request)
     if configuration.validatesResponseSignature,
       NCMBSignature.verifyResponse(
         response, to: request, clientKey: configuration.clientKey, fqdn: configuration.fqdn)

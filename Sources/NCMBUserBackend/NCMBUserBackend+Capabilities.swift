@@ -44,6 +44,7 @@ extension NCMBUserBackend {
   ///   the other backends); then `.invalidCredentials` (E401003), `.unsupported` (E403005),
   ///   `.accountAlreadyExists` (E409001), `.network`, `.server`, `.malformedResponse`.
   public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+    let credential = try CredentialValidation.validate(credential)
     guard credential.provider == "apple.com" else {
       throw UserBackendError(
         .invalidInput(field: "provider", reason: "NCMB supports only apple.com"))
@@ -172,9 +173,6 @@ extension NCMBUserBackend {
 
   /// `authData.apple` for a credential, checked before any request.
   func appleAuthData(_ credential: IdentityProviderCredential) throws -> NCMBAuthData.Apple {
-    guard !credential.idToken.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "idToken", reason: "must not be empty"))
-    }
     guard let token = try? JSONWebToken(parsing: credential.idToken) else {
       throw UserBackendError(.invalidInput(field: "idToken", reason: "is not a JWT"))
     }

@@ -82,3 +82,28 @@ public enum CredentialValidation {
     return result
   }
 }
+
+extension CredentialValidation {
+  /// Checks an identity-provider credential before any network call: `provider` and
+  /// `idToken` non-empty, and `rawNonce` either `nil` or non-empty.
+  ///
+  /// - Returns: the credential with `provider` trimmed.
+  /// - Throws: ``UserBackendError`` `.invalidInput(field: "provider" | "idToken" | "rawNonce")`.
+  public static func validate(_ credential: IdentityProviderCredential) throws
+    -> IdentityProviderCredential
+  {
+    var result = credential
+    result.provider = credential.provider.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !result.provider.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "provider", reason: "must not be empty"))
+    }
+    guard !credential.idToken.isEmpty else {
+      throw UserBackendError(.invalidInput(field: "idToken", reason: "must not be empty"))
+    }
+    if let nonce = credential.rawNonce, nonce.isEmpty {
+      throw UserBackendError(
+        .invalidInput(field: "rawNonce", reason: "must not be empty (pass nil for none)"))
+    }
+    return result
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import UserBackendKit
+
+extension UserBackendError {
+  /// The portable error for a request that got no response: always
+  /// `.network(reason:)`, whose reason never contains the request's URL or headers.
+  ///
+  /// - `HTTPTransportError` keeps its own description (it names no URL);
+  /// - `CancellationError` becomes "the request was cancelled";
+  /// - a ``UserBackendError`` a middleware threw is returned unchanged;
+  /// - anything else is named by its error domain and code only, because foreign error
+  ///   descriptions (`URLError`, for one) often quote the URL, which may carry an API key.
+  public init(transportFailure error: any Error) {
+    switch error {
+    case let error as UserBackendError:
+      self = error
+    case let error as HTTPTransportError:
+      self.init(.network(reason: error.description))
+    case is CancellationError:
+      self.init(.network(reason: "the request was cancelled"))
+    default:
+      let nsError = error as NSError
+      self.init(.network(reason: "\(nsError.domain) error \(nsError.code)"))
+    }
+  }
+}
+
+extension HTTPTransport {
+  /// Sends `request`; any failure to get a response is thrown as
+  /// ``UserBackendKit/UserBackendError/init(transportFailure:)`` (`.network`).
+  ///
+  /// - Returns: the response, whatever its status.
+  /// - Throws: ``UserBackendKit/UserBackendError`` only.
+  public func sendForBackend(_ request: HTTPRequest) async throws(UserBackendError)
+    -> HTTPResponse
+  {
+    do {
+      return try await send(request)
+    } catch {
+      throw UserBackendError(transportFailure: error)
+    }
+  }
+}
