@@ -210,6 +210,9 @@ struct NCMBSignatureTests {
       (1_767_225_600.5, "2026-01-01T00:00:00.500Z"),
       (1_767_272_400.25, "2026-01-01T13:00:00.250Z"),
       (1_767_311_999.0, "2026-01-01T23:59:59.000Z"),
+      (1.9999, "1970-01-01T00:00:01.999Z"),
+      (-0.5, "1969-12-31T23:59:59.500Z"),
+      (1_709_164_800.042, "2024-02-29T00:00:00.042Z"),
     ])
   func timestamps(_ seconds: Double, _ expected: String) {
     #expect(NCMBSignature.timestamp(Date(timeIntervalSince1970: seconds)) == expected)
