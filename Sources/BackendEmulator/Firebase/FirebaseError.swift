@@ -89,6 +89,17 @@ struct FirebaseError: Error {
     return error
   }
 
+  /// 400 for a field of the wrong JSON type, like production's
+  /// `Invalid JSON payload received. …` (reference `firebase-rest.md` §5, table of
+  /// payload errors). The message names the field and its expected type, never the value
+  /// (it may be a password).
+  static func wrongType(_ field: String) -> FirebaseError {
+    var error = FirebaseError(
+      "Invalid JSON payload received. Invalid value at '\(field)' (TYPE_STRING).")
+    error.statusText = "INVALID_ARGUMENT"
+    return error
+  }
+
   /// A store failure: ``UserStoreError/database(message:)`` becomes a 500 without the
   /// SQLite text; the others map to their Firebase codes.
   static func from(_ error: any Error) -> FirebaseError {
