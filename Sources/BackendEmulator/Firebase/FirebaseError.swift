@@ -1,6 +1,7 @@
 import BackendHTTP
 import FakeUserBackend
 import Foundation
+import UserBackendKit
 
 /// A Firebase Auth error answer (reference `firebase-rest.md` §5.1).
 ///
@@ -96,6 +97,17 @@ struct FirebaseError: Error {
   static func wrongType(_ field: String) -> FirebaseError {
     var error = FirebaseError(
       "Invalid JSON payload received. Invalid value at '\(field)' (TYPE_STRING).")
+    error.statusText = "INVALID_ARGUMENT"
+    return error
+  }
+
+  /// 400 for a password longer than ``CredentialValidation/maximumPasswordLength``
+  /// characters. The reference documents no production text for this; the emulator
+  /// answers an `INVALID_ARGUMENT` naming the field.
+  static var passwordTooLong: FirebaseError {
+    var error = FirebaseError(
+      "INVALID_ARGUMENT",
+      "password must be at most \(CredentialValidation.maximumPasswordLength) characters")
     error.statusText = "INVALID_ARGUMENT"
     return error
   }

@@ -27,6 +27,11 @@ struct NCMBError: Error {
   static func wrongType(_ field: String) -> NCMBError {
     NCMBError("E400002", "\(field) is invalid.")
   }
+  /// A value longer than `maximum` characters: `E400009 {field} size must be between 1 and
+  /// {maximum}.`
+  static func size(_ field: String, maximum: Int) -> NCMBError {
+    NCMBError("E400009", "\(field) size must be between 1 and \(maximum).")
+  }
   static func empty(_ field: String) -> NCMBError { NCMBError("E400003", "\(field) is empty.") }
   static func invalidFormat(_ field: String) -> NCMBError {
     NCMBError("E400004", "\(field) is invalid format.")

@@ -17,6 +17,8 @@ extension NCMBHandler {
     guard let password = body.string("password"), !password.isEmpty else {
       throw .empty("password")
     }
+    try Self.checkLength("userName", userName, maximum: CredentialValidation.maximumUsernameLength)
+    try Self.checkPassword(password)
     let mailAddress = try body.string("mailAddress").map(Self.validMailAddress)
     if try ncmbStore({ try store.user(username: userName) }) != nil {
       throw .duplicate("userName")
@@ -64,6 +66,7 @@ extension NCMBHandler {
       guard let password = body.string("password"), !password.isEmpty else {
         throw .empty("password")
       }
+      try Self.checkPassword(password)
       try ncmbStore { try store.updatePassword(userID: id, to: password) }
     }
     return WireResponse.json(200, ["updateDate": Self.dateText(store.clock.now())])
@@ -86,6 +89,7 @@ extension NCMBHandler {
     guard let password = fields.string("password"), !password.isEmpty else {
       throw .empty("password")
     }
+    try Self.checkPassword(password)
     let found = try ncmbStore { () throws -> UserRecord? in
       if let userName { return try store.user(username: userName) }
       return try mailAddress.flatMap { try store.user(email: $0) }
@@ -130,8 +134,23 @@ extension NCMBHandler {
     return user
   }
 
-  /// The canonical mail address, or `E400004 mailAddress is invalid format.`.
+  /// `E400009` when `value` is longer than `maximum` characters.
+  static func checkLength(_ field: String, _ value: String, maximum: Int) throws(NCMBError) {
+    guard value.count <= maximum else { throw .size(field, maximum: maximum) }
+  }
+
+  /// `E400009` for a password longer than ``CredentialValidation/maximumPasswordLength``.
+  static func checkPassword(_ password: String) throws(NCMBError) {
+    try checkLength("password", password, maximum: CredentialValidation.maximumPasswordLength)
+  }
+
+  /// The canonical mail address; `E400009` when longer than
+  /// ``CredentialValidation/maximumEmailLength`` characters, else
+  /// `E400004 mailAddress is invalid format.` when malformed.
   static func validMailAddress(_ mail: String) throws(NCMBError) -> String {
+    try checkLength(
+      "mailAddress", CredentialValidation.canonicalEmail(mail),
+      maximum: CredentialValidation.maximumEmailLength)
     guard let canonical = try? CredentialValidation.validateEmail(mail) else {
       throw .invalidFormat("mailAddress")
     }
