@@ -20,9 +20,7 @@ extension NCMBHandler {
     try Self.checkLength("userName", userName, maximum: CredentialValidation.maximumUsernameLength)
     try Self.checkPassword(password)
     let mailAddress = try body.string("mailAddress").map(Self.validMailAddress)
-    if try ncmbStore({ try store.user(username: userName) }) != nil {
-      throw .duplicate("userName")
-    }
+    if try account(userName: userName) != nil { throw .duplicate("userName") }
     if let mailAddress, try ncmbStore({ try store.user(email: mailAddress) }) != nil {
       throw .duplicate("mailAddress")
     }
@@ -90,9 +88,13 @@ extension NCMBHandler {
       throw .empty("password")
     }
     try Self.checkPassword(password)
-    let found = try ncmbStore { () throws -> UserRecord? in
-      if let userName { return try store.user(username: userName) }
-      return try mailAddress.flatMap { try store.user(email: $0) }
+    let found: UserRecord?
+    if let userName {
+      found = try account(userName: userName)
+    } else {
+      found = try mailAddress.flatMap { mail throws(NCMBError) in
+        try ncmbStore { try store.user(email: mail) }
+      }
     }
     guard let user = found, !user.disabled,
       try ncmbStore({ try store.verifyPassword(password, userID: user.id) })
@@ -119,6 +121,23 @@ extension NCMBHandler {
     let canonical = try Self.validMailAddress(mail)
     try ncmbStore { try store.recordPasswordResetRequest(email: canonical) }
     return WireResponse.json(201, ["createDate": Self.dateText(store.clock.now())])
+  }
+
+  /// The account whose NCMB `userName` is `userName`: the account with that user name, or
+  /// else a password account created through the Firebase API (an email, no user name)
+  /// whose email is `userName` (see ``BackendEmulator`` "One account table").
+  func account(userName: String) throws(NCMBError) -> UserRecord? {
+    if let user = try ncmbStore({ try store.user(username: userName) }) { return user }
+    guard let user = try ncmbStore({ try store.user(email: userName) }),
+      Self.emailIsUserName(user)
+    else { return nil }
+    return user
+  }
+
+  /// `true` for an account that has no user name and signs in with its email and a
+  /// password (created through the Firebase API): its email serves as its `userName`.
+  static func emailIsUserName(_ user: UserRecord) -> Bool {
+    user.username == nil && user.email != nil && user.providers.contains("password")
   }
 
   /// The account `id` when the request's session token belongs to it; else `E403001`
@@ -161,7 +180,8 @@ extension NCMBHandler {
   static func userObject(_ user: UserRecord, authData: [String: Any]? = nil) -> [String: Any] {
     let linked = authData ?? Self.authDataKeys(user)
     return [
-      "objectId": user.id, "userName": user.username ?? WireResponse.null,
+      "objectId": user.id,
+      "userName": user.username ?? (emailIsUserName(user) ? user.email : nil) ?? WireResponse.null,
       "mailAddress": user.email ?? WireResponse.null, "mailAddressConfirm": false,
       "authData": linked.isEmpty ? WireResponse.null : linked,
       "createDate": dateText(user.createdAt), "updateDate": dateText(user.updatedAt),
