@@ -105,7 +105,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FirebaseUserBackendTests",
-      dependencies: ["FirebaseUserBackend", "BackendHTTP", "UserBackendKit"]
+      dependencies: ["FirebaseUserBackend", "BackendHTTP", "HTTPReplay", "UserBackendKit"]
     ),
     .testTarget(
       name: "NCMBUserBackendTests",

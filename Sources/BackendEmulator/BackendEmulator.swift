@@ -6,6 +6,23 @@ import FakeUserBackend
 /// host), everything else to the ``FirebaseAuthHandler`` (production hosts, the
 /// emulator's path-prefixed URL form, and `/emulator/v1/projects/{id}/…`). The two path
 /// spaces do not collide, so one server port serves both (DESIGN.md "The emulator").
+///
+/// **One account table.** Both APIs read and write the same accounts, by design: an
+/// account made through one API signs in through the other, and its email or user name
+/// is taken for both.
+/// - An account created through Firebase (email + password, no user name) has its email
+///   as its NCMB `userName`: NCMB `login` accepts it as `userName` (which is what the
+///   NCMB adapter sends for an `.email` credential) or as `mailAddress`, user objects show
+///   it in both fields, and NCMB sign-up of that `userName` is `E409001 userName is
+///   duplication.`. A real user name always wins: `login` looks up `userName` among user
+///   names first.
+/// - An account created through NCMB with a `mailAddress` signs in through Firebase with
+///   that email; Firebase sign-up of it is `EMAIL_EXISTS`.
+/// - NCMB mail-address login (reference `ncmb-rest.md` §3) needs a confirmed address on
+///   the real service; this emulator sends no mail, so it does not require confirmation.
+/// - Only the email and user name columns are unique indexes. An NCMB sign-up of
+///   `userName` X without a `mailAddress` racing a Firebase sign-up of email X can both
+///   succeed; NCMB `login` then finds the NCMB account.
 public struct BackendEmulator: Sendable {
   /// The accounts both protocols share.
   public let store: UserStore

@@ -5,7 +5,9 @@ extension UserBackendError {
   /// The portable error for a request that got no response: always
   /// `.network(reason:)`, whose reason never contains the request's URL or headers.
   ///
-  /// - `HTTPTransportError` keeps its own description (it names no URL);
+  /// - an error adopting ``SecretFreeDescription`` (``HTTPTransportError``, HTTPReplay's
+  ///   `ReplayError` and `CassetteSessionError`) keeps its own description, so a replay
+  ///   mismatch still names the differing field;
   /// - `CancellationError` becomes "the request was cancelled";
   /// - a ``UserBackendError`` a middleware threw is returned unchanged;
   /// - anything else is named by its error domain and code only, because foreign error
@@ -14,7 +16,7 @@ extension UserBackendError {
     switch error {
     case let error as UserBackendError:
       self = error
-    case let error as HTTPTransportError:
+    case let error as any SecretFreeDescription:
       self.init(.network(reason: error.description))
     case is CancellationError:
       self.init(.network(reason: "the request was cancelled"))

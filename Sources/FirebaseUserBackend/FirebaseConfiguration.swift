@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 import UserBackendKit
 
@@ -70,7 +71,9 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming `apiKey`
   ///   (empty), `emulatorHost` (not `host:port`), `identityToolkitBaseURL` or
   ///   `secureTokenURL` (not absolute, or plain `http` to a host that is neither
-  ///   loopback nor the emulator host). The API key is never part of the message.
+  ///   loopback nor the emulator host); on Linux also `emulatorHost`, `identityToolkitBaseURL`
+  ///   or `secureTokenURL` with an IPv6 literal host (`[::1]:9099`), which the URL loader
+  ///   cannot reach. The API key is never part of the message.
   func resolvedEndpoints() throws -> FirebaseEndpoints {
     guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw UserBackendError(.misconfigured(setting: "apiKey", reason: "must not be empty"))
@@ -109,11 +112,16 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
     return url
   }
 
-  /// Refuses plain HTTP except to loopback or the configured emulator host.
+  /// Refuses plain HTTP except to loopback or the configured emulator host, and (on
+  /// Linux) IPv6 literal hosts, which the URL loader cannot reach.
   static func checkTransportSecurity(_ url: URL, setting: String, emulatorHost: String?) throws {
     let scheme = url.scheme?.lowercased()
     guard let host = url.host?.lowercased(), !host.isEmpty else {
       throw UserBackendError(.misconfigured(setting: setting, reason: "must be an absolute URL"))
+    }
+    if URLLoaderSupport.rejects(host: host) {
+      throw UserBackendError(
+        .misconfigured(setting: setting, reason: URLLoaderSupport.ipv6LiteralReason))
     }
     switch scheme {
     case "https":
@@ -153,7 +161,8 @@ struct EmulatorAddress: Sendable, Hashable {
   /// The TCP port.
   let port: Int
 
-  /// Parses `host:port` or `[v6]:port`.
+  /// Parses `host:port` or `[v6]:port` (the latter refused on Linux, where the URL loader
+  /// cannot reach IPv6 literals: see `URLLoaderSupport`).
   /// - Throws: `.misconfigured(setting: "emulatorHost")`.
   init(parsing text: String) throws {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -167,6 +176,10 @@ struct EmulatorAddress: Sendable, Hashable {
       !host.isEmpty, !host.contains("/"), !host.contains(where: { $0.isWhitespace })
     else { throw bad }
     if host.contains(":") && !(host.hasPrefix("[") && host.hasSuffix("]")) { throw bad }
+    if URLLoaderSupport.rejects(host: host) {
+      throw UserBackendError(
+        .misconfigured(setting: "emulatorHost", reason: URLLoaderSupport.ipv6LiteralReason))
+    }
     self.host = host
     self.port = port
   }

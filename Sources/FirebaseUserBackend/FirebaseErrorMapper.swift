@@ -26,9 +26,7 @@ enum FirebaseErrorMapper {
   static func error(for response: HTTPResponse, context: FirebaseErrorContext)
     -> UserBackendError
   {
-    let retryAfter = response.headerFields["Retry-After"].flatMap {
-      TimeInterval($0.trimmingCharacters(in: .whitespaces))
-    }
+    let retryAfter = RetryAfter.parse(response.headerFields["Retry-After"])
     guard let envelope = try? JSONDecoder().decode(FirebaseErrorEnvelope.self, from: response.body)
     else {
       if response.status >= 500 {

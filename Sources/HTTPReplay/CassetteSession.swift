@@ -38,8 +38,11 @@ public struct RecordingConfiguration: Sendable, Hashable {
   }
 }
 
-/// Errors choosing a transport for a mode.
-public enum CassetteSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Errors choosing a transport for a mode. The description names only the mode
+/// (`SecretFreeDescription`).
+public enum CassetteSessionError: Error, Sendable, Hashable, CustomStringConvertible,
+  SecretFreeDescription
+{
   /// The mode sends requests to the backend but no live transport was given.
   case liveTransportRequired(ReplayMode)
 

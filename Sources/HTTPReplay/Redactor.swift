@@ -274,7 +274,8 @@ struct AliasTable {
 
   private mutating func replaceClaim(_ key: String, _ value: Any) -> Any {
     if Self.timeClaims.contains(key), let number = value as? NSNumber, !isJSONBool(value) {
-      return Int((number.doubleValue + timeShift).rounded())
+      // A server-sent claim may be any number (1e300, a huge integer): never trap on it.
+      return Int(exactly: (number.doubleValue + timeShift).rounded()) ?? value
     }
     if let string = value as? String {
       if let rule = jwtClaims.first(where: { $0.name == key }) {

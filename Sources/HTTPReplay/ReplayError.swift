@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 
 /// One field that differs between a recorded request and a live one. Values are the
@@ -45,8 +46,12 @@ public struct EntryDifference: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Errors of replay and verify runs. Messages show only redacted values.
-public enum ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Errors of replay and verify runs. Messages show only redacted values, so the type
+/// adopts `SecretFreeDescription`: an adapter on a ``ReplayTransport`` reports a mismatch
+/// as `.network` with this description (the nearest entries and differing fields).
+public enum ReplayError: Error, Sendable, Hashable, CustomStringConvertible,
+  SecretFreeDescription
+{
   /// No unused recorded entry matches the request. Lists the request, its match key and
   /// up to three nearest unused entries with field-by-field differences.
   case noMatch(request: String, key: String, nearest: [EntryDifference])

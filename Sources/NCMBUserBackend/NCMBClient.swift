@@ -122,9 +122,7 @@ struct NCMBClient: Sendable {
       }
       throw NCMBServerError(
         status: response.status, code: body.code, message: body.error,
-        retryAfter: response.headerFields["Retry-After"].flatMap {
-          TimeInterval($0.trimmingCharacters(in: .whitespaces))
-        })
+        retryAfter: RetryAfter.parse(response.headerFields["Retry-After"]))
     }
     return NCMBAnswer(status: response.status, body: response.body)
   }

@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 import UserBackendKit
 
@@ -69,7 +70,8 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   /// Checks the settings.
   ///
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming
-  ///   `applicationKey`, `clientKey` or `baseURL`.
+  ///   `applicationKey`, `clientKey` or `baseURL` (also, on Linux, a base URL whose host is
+  ///   an IPv6 literal such as `http://[::1]:9099`, which the URL loader cannot reach).
   public func validate() throws {
     func blank(_ value: String) -> Bool {
       value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -88,6 +90,10 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
     guard baseURL.query == nil, baseURL.fragment == nil else {
       throw UserBackendError(
         .misconfigured(setting: "baseURL", reason: "must not have a query or a fragment"))
+    }
+    if URLLoaderSupport.rejects(host: host) {
+      throw UserBackendError(
+        .misconfigured(setting: "baseURL", reason: URLLoaderSupport.ipv6LiteralReason))
     }
   }
 

@@ -44,7 +44,9 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
     case notSignedIn
     /// The server definitively rejected the session; it has been cleared locally.
     case sessionExpired
-    /// Too many requests; retry after the given number of seconds when known.
+    /// Too many requests; retry after the given number of seconds when known. Any value
+    /// is safe to describe: one that is not finite or is negative is shown as unknown,
+    /// one above ``RetryAfter/maximum`` as that maximum.
     case rateLimited(retryAfter: TimeInterval?)
     /// The backend does not offer this capability.
     case unsupported(capability: Capability)
@@ -117,7 +119,8 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
     case .notSignedIn: "Nobody is signed in."
     case .sessionExpired: "The session was rejected by the server; sign in again."
     case .rateLimited(let retryAfter):
-      retryAfter.map { "Too many requests; retry after \(Int($0)) s." } ?? "Too many requests."
+      retryAfter.flatMap(RetryAfter.wholeSeconds).map { "Too many requests; retry after \($0) s." }
+        ?? "Too many requests."
     case .unsupported(let capability): "This backend does not support \(capability)."
     case .network(let reason): "Network error: \(reason)"
     case .server(let status, let code, let message):

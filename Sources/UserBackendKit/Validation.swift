@@ -11,7 +11,8 @@ public enum CredentialValidation {
   }
 
   /// Checks an email: non-empty after trimming (`invalidInput(field: "email")`), exactly
-  /// one `@` with text on both sides (`invalidEmail`).
+  /// one `@` with text on both sides and at most ``maximumEmailLength`` characters
+  /// (`invalidEmail`).
   ///
   /// - Returns: the canonical email.
   /// - Throws: ``UserBackendError``.
@@ -23,14 +24,15 @@ public enum CredentialValidation {
     }
     let parts = canonical.split(separator: "@", omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-      !canonical.contains(where: { $0.isWhitespace })
+      !canonical.contains(where: { $0.isWhitespace }), canonical.count <= maximumEmailLength
     else {
       throw UserBackendError(.invalidEmail, message: "The email address is malformed.")
     }
     return canonical
   }
 
-  /// Checks a user name: non-empty after trimming.
+  /// Checks a user name: non-empty after trimming, at most ``maximumUsernameLength``
+  /// characters.
   ///
   /// - Returns: the trimmed user name.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "username")`.
@@ -40,18 +42,26 @@ public enum CredentialValidation {
     guard !trimmed.isEmpty else {
       throw UserBackendError(.invalidInput(field: "username", reason: "must not be empty"))
     }
+    guard trimmed.count <= maximumUsernameLength else {
+      throw tooLong("username", maximum: maximumUsernameLength)
+    }
     return trimmed
   }
 
-  /// Checks a password for sign-in: non-empty.
+  /// Checks a password for sign-in: non-empty, at most ``maximumPasswordLength``
+  /// characters.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "password")`.
   public static func validatePasswordPresent(_ password: String) throws {
     guard !password.isEmpty else {
       throw UserBackendError(.invalidInput(field: "password", reason: "must not be empty"))
     }
+    guard password.count <= maximumPasswordLength else {
+      throw tooLong("password", maximum: maximumPasswordLength)
+    }
   }
 
-  /// Checks a password for sign-up: non-empty, at least ``minimumPasswordLength``
+  /// Checks a password for sign-up: non-empty and at most ``maximumPasswordLength``
+  /// characters (`invalidInput(field: "password")`), at least ``minimumPasswordLength``
   /// characters (`weakPassword`).
   /// - Throws: ``UserBackendError``.
   public static func validateNewPassword(_ password: String) throws {

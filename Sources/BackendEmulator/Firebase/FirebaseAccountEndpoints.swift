@@ -24,6 +24,7 @@ extension FirebaseAuthHandler {
     guard let email else { throw .missingEmail }
     guard let password else { throw .missingPassword }
     let canonical = try Self.validEmail(email)
+    try Self.checkPasswordLength(password)
     if try firebaseStore({ try store.user(email: canonical) }) != nil { throw .emailExists }
     guard password.count >= CredentialValidation.minimumPasswordLength else {
       throw .weakPassword
@@ -48,6 +49,7 @@ extension FirebaseAuthHandler {
     guard let password = body.string("password"), !password.isEmpty else {
       throw .missingPassword
     }
+    try Self.checkPasswordLength(password)
     guard let user = try firebaseStore({ try store.user(email: canonical) }) else {
       throw .invalidLoginCredentials
     }
@@ -84,6 +86,7 @@ extension FirebaseAuthHandler {
     }
     var passwordChanged = false
     if let password = body.string("password") {
+      try Self.checkPasswordLength(password)
       guard password.count >= CredentialValidation.minimumPasswordLength else {
         throw .weakPassword
       }
@@ -146,9 +149,18 @@ extension FirebaseAuthHandler {
     let canonical = CredentialValidation.canonicalEmail(email)
     let parts = canonical.split(separator: "@", omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-      !canonical.contains(where: \.isWhitespace)
+      !canonical.contains(where: \.isWhitespace),
+      canonical.count <= CredentialValidation.maximumEmailLength
     else { throw .invalidEmail }
     return canonical
+  }
+
+  /// A password of at most ``CredentialValidation/maximumPasswordLength`` characters, else
+  /// ``FirebaseError/passwordTooLong``.
+  static func checkPasswordLength(_ password: String) throws(FirebaseError) {
+    guard password.count <= CredentialValidation.maximumPasswordLength else {
+      throw .passwordTooLong
+    }
   }
 
   /// One `users[]` entry of `accounts:lookup` (§1, "Get user"): times in milliseconds

@@ -70,6 +70,7 @@ public struct FirebaseAuthHandler: Sendable {
       guard request.method == .post else { throw .notFound }
       try requireAPIKey(request)
       guard let body = WireObject.parse(request.body) else { throw .invalidJSON }
+      if let field = body.firstNonString(among: Self.stringFields) { throw .wrongType(field) }
       return WireResponse.json(200, try perform(operation, body))
     }
   }
@@ -95,12 +96,21 @@ public struct FirebaseAuthHandler: Sendable {
     guard candidates.contains(where: { $0?.isEmpty == false }) else { throw .missingAPIKey }
   }
 
+  /// The request fields that must be JSON strings when present (production rejects a
+  /// number or an object there with `Invalid JSON payload received.`).
+  static let stringFields = [
+    "email", "password", "displayName", "idToken", "phoneNumber", "sessionInfo", "code",
+    "postBody", "requestUri", "requestType", "tenantId", "grant_type", "grantType",
+    "refresh_token", "refreshToken",
+  ]
+
   /// The token endpoint's body: JSON or form, by `Content-Type` (JSON also when the body
   /// starts with `{`).
   private static func tokenBody(_ request: HTTPRequest) throws(FirebaseError) -> WireObject {
     let text = String(decoding: request.body, as: UTF8.self)
     if request.mediaType == "application/json" || text.trimmingSpaces().hasPrefix("{") {
       guard let object = WireObject.parse(request.body) else { throw .invalidJSON }
+      if let field = object.firstNonString(among: stringFields) { throw .wrongType(field) }
       return object
     }
     return WireObject.parseForm(text)

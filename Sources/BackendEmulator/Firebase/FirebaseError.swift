@@ -1,6 +1,7 @@
 import BackendHTTP
 import FakeUserBackend
 import Foundation
+import UserBackendKit
 
 /// A Firebase Auth error answer (reference `firebase-rest.md` §5.1).
 ///
@@ -85,6 +86,28 @@ struct FirebaseError: Error {
   /// 400 for a body that is not a JSON object.
   static var invalidJSON: FirebaseError {
     var error = FirebaseError("Invalid JSON payload received.")
+    error.statusText = "INVALID_ARGUMENT"
+    return error
+  }
+
+  /// 400 for a field of the wrong JSON type, like production's
+  /// `Invalid JSON payload received. …` (reference `firebase-rest.md` §5, table of
+  /// payload errors). The message names the field and its expected type, never the value
+  /// (it may be a password).
+  static func wrongType(_ field: String) -> FirebaseError {
+    var error = FirebaseError(
+      "Invalid JSON payload received. Invalid value at '\(field)' (TYPE_STRING).")
+    error.statusText = "INVALID_ARGUMENT"
+    return error
+  }
+
+  /// 400 for a password longer than ``CredentialValidation/maximumPasswordLength``
+  /// characters. The reference documents no production text for this; the emulator
+  /// answers an `INVALID_ARGUMENT` naming the field.
+  static var passwordTooLong: FirebaseError {
+    var error = FirebaseError(
+      "INVALID_ARGUMENT",
+      "password must be at most \(CredentialValidation.maximumPasswordLength) characters")
     error.statusText = "INVALID_ARGUMENT"
     return error
   }

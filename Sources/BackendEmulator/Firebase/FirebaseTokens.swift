@@ -108,10 +108,13 @@ struct FirebaseTokens {
     guard issuedAt >= user.validSince.timeIntervalSince1970.rounded(.down) else {
       throw .tokenExpired
     }
+    // Client-sent claims may hold any number (1e300): converted without trapping.
+    guard let authTime = Int(exactly: (token.numericClaim("auth_time") ?? issuedAt).rounded(.down))
+    else { throw .invalidIDToken }
     let firebase = claims["firebase"] as? [String: Any]
     let provider = firebase?["sign_in_provider"] as? String ?? user.providers.first ?? "password"
     let signIn = SignIn(
-      uid: uid, authTime: Int(token.numericClaim("auth_time") ?? issuedAt), provider: provider,
+      uid: uid, authTime: authTime, provider: provider,
       subject: (firebase?["identities"] as? [String: Any])?[provider]
         .flatMap { ($0 as? [Any])?.first as? String },
       emailVerified: claims["email_verified"] as? Bool ?? false)

@@ -23,6 +23,15 @@ struct NCMBError: Error {
   var response: HTTPResponse { WireResponse.json(status, ["code": code, "error": message]) }
 
   static let invalidJSON = NCMBError("E400001", "JSON is invalid format.")
+  /// A field of the wrong JSON type (`{"password":123456}`): `E400002 password is invalid.`
+  static func wrongType(_ field: String) -> NCMBError {
+    NCMBError("E400002", "\(field) is invalid.")
+  }
+  /// A value longer than `maximum` characters: `E400009 {field} size must be between 1 and
+  /// {maximum}.`
+  static func size(_ field: String, maximum: Int) -> NCMBError {
+    NCMBError("E400009", "\(field) size must be between 1 and \(maximum).")
+  }
   static func empty(_ field: String) -> NCMBError { NCMBError("E400003", "\(field) is empty.") }
   static func invalidFormat(_ field: String) -> NCMBError {
     NCMBError("E400004", "\(field) is invalid format.")

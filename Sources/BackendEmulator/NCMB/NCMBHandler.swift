@@ -154,11 +154,15 @@ struct NCMBRequestContext {
   /// The user that token belongs to; `nil` when no token was sent.
   var sessionUserID: String?
 
-  /// - Throws: `E400001` for a body that is not a JSON object; `E401001` for a session
+  /// - Throws: `E400001` for a body that is not a JSON object; `E400002` when `userName`,
+  ///   `password` or `mailAddress` is not a string (or null); `E401001` for a session
   ///   token the store does not know (never issued, logged out, or its user deleted).
   init(request: HTTPRequest, store: UserStore) throws(NCMBError) {
     if request.method == .post || request.method == .put {
       guard let body = WireObject.parse(request.body) else { throw .invalidJSON }
+      if let field = body.firstNonString(among: ["userName", "password", "mailAddress"]) {
+        throw .wrongType(field)
+      }
       self.body = body
     } else {
       body = WireObject()

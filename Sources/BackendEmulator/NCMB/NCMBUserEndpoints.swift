@@ -17,10 +17,10 @@ extension NCMBHandler {
     guard let password = body.string("password"), !password.isEmpty else {
       throw .empty("password")
     }
+    try Self.checkLength("userName", userName, maximum: CredentialValidation.maximumUsernameLength)
+    try Self.checkPassword(password)
     let mailAddress = try body.string("mailAddress").map(Self.validMailAddress)
-    if try ncmbStore({ try store.user(username: userName) }) != nil {
-      throw .duplicate("userName")
-    }
+    if try account(userName: userName) != nil { throw .duplicate("userName") }
     if let mailAddress, try ncmbStore({ try store.user(email: mailAddress) }) != nil {
       throw .duplicate("mailAddress")
     }
@@ -64,6 +64,7 @@ extension NCMBHandler {
       guard let password = body.string("password"), !password.isEmpty else {
         throw .empty("password")
       }
+      try Self.checkPassword(password)
       try ncmbStore { try store.updatePassword(userID: id, to: password) }
     }
     return WireResponse.json(200, ["updateDate": Self.dateText(store.clock.now())])
@@ -86,9 +87,14 @@ extension NCMBHandler {
     guard let password = fields.string("password"), !password.isEmpty else {
       throw .empty("password")
     }
-    let found = try ncmbStore { () throws -> UserRecord? in
-      if let userName { return try store.user(username: userName) }
-      return try mailAddress.flatMap { try store.user(email: $0) }
+    try Self.checkPassword(password)
+    let found: UserRecord?
+    if let userName {
+      found = try account(userName: userName)
+    } else {
+      found = try mailAddress.flatMap { mail throws(NCMBError) in
+        try ncmbStore { try store.user(email: mail) }
+      }
     }
     guard let user = found, !user.disabled,
       try ncmbStore({ try store.verifyPassword(password, userID: user.id) })
@@ -117,6 +123,23 @@ extension NCMBHandler {
     return WireResponse.json(201, ["createDate": Self.dateText(store.clock.now())])
   }
 
+  /// The account whose NCMB `userName` is `userName`: the account with that user name, or
+  /// else a password account created through the Firebase API (an email, no user name)
+  /// whose email is `userName` (see ``BackendEmulator`` "One account table").
+  func account(userName: String) throws(NCMBError) -> UserRecord? {
+    if let user = try ncmbStore({ try store.user(username: userName) }) { return user }
+    guard let user = try ncmbStore({ try store.user(email: userName) }),
+      Self.emailIsUserName(user)
+    else { return nil }
+    return user
+  }
+
+  /// `true` for an account that has no user name and signs in with its email and a
+  /// password (created through the Firebase API): its email serves as its `userName`.
+  static func emailIsUserName(_ user: UserRecord) -> Bool {
+    user.username == nil && user.email != nil && user.providers.contains("password")
+  }
+
   /// The account `id` when the request's session token belongs to it; else `E403001`
   /// (no token, or another user's), or `E404001` when the account does not exist.
   private func ownedUser(id: String, _ context: NCMBRequestContext) throws(NCMBError)
@@ -130,8 +153,23 @@ extension NCMBHandler {
     return user
   }
 
-  /// The canonical mail address, or `E400004 mailAddress is invalid format.`.
+  /// `E400009` when `value` is longer than `maximum` characters.
+  static func checkLength(_ field: String, _ value: String, maximum: Int) throws(NCMBError) {
+    guard value.count <= maximum else { throw .size(field, maximum: maximum) }
+  }
+
+  /// `E400009` for a password longer than ``CredentialValidation/maximumPasswordLength``.
+  static func checkPassword(_ password: String) throws(NCMBError) {
+    try checkLength("password", password, maximum: CredentialValidation.maximumPasswordLength)
+  }
+
+  /// The canonical mail address; `E400009` when longer than
+  /// ``CredentialValidation/maximumEmailLength`` characters, else
+  /// `E400004 mailAddress is invalid format.` when malformed.
   static func validMailAddress(_ mail: String) throws(NCMBError) -> String {
+    try checkLength(
+      "mailAddress", CredentialValidation.canonicalEmail(mail),
+      maximum: CredentialValidation.maximumEmailLength)
     guard let canonical = try? CredentialValidation.validateEmail(mail) else {
       throw .invalidFormat("mailAddress")
     }
@@ -142,7 +180,8 @@ extension NCMBHandler {
   static func userObject(_ user: UserRecord, authData: [String: Any]? = nil) -> [String: Any] {
     let linked = authData ?? Self.authDataKeys(user)
     return [
-      "objectId": user.id, "userName": user.username ?? WireResponse.null,
+      "objectId": user.id,
+      "userName": user.username ?? (emailIsUserName(user) ? user.email : nil) ?? WireResponse.null,
       "mailAddress": user.email ?? WireResponse.null, "mailAddressConfirm": false,
       "authData": linked.isEmpty ? WireResponse.null : linked,
       "createDate": dateText(user.createdAt), "updateDate": dateText(user.updatedAt),

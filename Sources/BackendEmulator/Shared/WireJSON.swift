@@ -44,6 +44,15 @@ struct WireObject {
   /// `true` when the key is present (even as `null`).
   func has(_ key: String) -> Bool { fields[key] != nil }
 
+  /// The first of `keys` that is present with a value that is neither a string nor JSON
+  /// `null`, e.g. `"email"` for `{"email":5}`; `nil` when all are absent, `null` or strings.
+  func firstNonString(among keys: [String]) -> String? {
+    keys.first { key in
+      guard let value = fields[key] else { return false }
+      return !(value is String) && !(value is NSNull)
+    }
+  }
+
   /// A string field; numbers and booleans are not converted.
   func string(_ key: String) -> String? { fields[key] as? String }
 

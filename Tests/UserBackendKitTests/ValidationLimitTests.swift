@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import UserBackendKit
+
+@Suite("CredentialValidation: length limits")
+struct ValidationLimitTests {
+  static let email254 = String(repeating: "a", count: 242) + "@example.com"
+  static let email255 = String(repeating: "a", count: 243) + "@example.com"
+  static let password4096 = String(repeating: "p", count: 4096)
+  static let password4097 = String(repeating: "p", count: 4097)
+  static let name255 = String(repeating: "n", count: 255)
+  static let name256 = String(repeating: "n", count: 256)
+
+  /// `nil` expected code means the credential is accepted.
+  @Test(
+    "identifiers and passwords at the limit pass; one character more fails, naming the field",
+    arguments: [
+      (PasswordCredential.email(email254, password: "secret1"), nil as UserBackendError.Code?),
+      (.email(email255, password: "secret1"), .invalidEmail),
+      (.email("a@example.com", password: password4096), nil),
+      (
+        .email("a@example.com", password: password4097),
+        .invalidInput(field: "password", reason: "must be at most 4096 characters")
+      ),
+      (.username(name255, password: "secret1"), nil),
+      (
+        .username(name256, password: "secret1"),
+        .invalidInput(field: "username", reason: "must be at most 255 characters")
+      ),
+    ])
+  func limits(_ credential: PasswordCredential, _ expected: UserBackendError.Code?) {
+    for signUp in [true, false] {
+      do {
+        _ = try CredentialValidation.validate(credential, forSignUp: signUp)
+        #expect(expected == nil, "expected \(String(describing: expected)), sign-up \(signUp)")
+      } catch let error as UserBackendError {
+        #expect(error.code == expected, "sign-up \(signUp)")
+        #expect(!error.description.contains(String(repeating: "p", count: 100)))
+      } catch {
+        Issue.record("unexpected \(error)")
+      }
+    }
+  }
+
+  @Test("the limits are counted after trimming, in characters")
+  func counting() throws {
+    let padded = "  " + Self.email254 + "  "
+    #expect(try CredentialValidation.validateEmail(padded) == Self.email254)
+    let emoji = String(repeating: "é", count: 4096)
+    #expect(throws: Never.self) { try CredentialValidation.validateNewPassword(emoji) }
+  }
+}
