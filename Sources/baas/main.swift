@@ -66,7 +66,7 @@ func runBaas(_ arguments: [String], environment: [String: String]) async -> Exit
     Console.error("Run `baas \(command.name) --help` for details.")
     return .usage
   } catch {
-    return reportFailure(error, json: false, backend: context.backendName)
+    return context.fail(error, json: false)
   }
 }
 
