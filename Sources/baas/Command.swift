@@ -44,6 +44,15 @@ enum Commands {
     all.filter { $0.name.hasPrefix(name + " ") }
   }
 
+  /// `true` when `word` is the first word of a command (`whoami`, `cassette`).
+  static func isCommandWord(_ word: String) -> Bool {
+    word == "help" || all.contains { $0.name.split(separator: " ").first.map(String.init) == word }
+  }
+
+  /// The one-line pointer to the full usage.
+  static let helpHint =
+    "usage: baas [--backend B] [--config FILE] COMMAND [OPTIONS]; run `baas --help` for more."
+
   /// The top-level usage text.
   static var usage: String {
     var lines = [
