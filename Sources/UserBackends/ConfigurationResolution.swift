@@ -62,7 +62,8 @@ extension BackendConfiguration {
       configuration = try load(file: expandingTilde(path, environment: environment))
     }
     if let name = variable(ConfigurationVariable.backend) {
-      configuration.backend = try backendKind(named: name, setting: ConfigurationVariable.backend)
+      configuration.backend = try backendKind(
+        named: name, setting: settingName(ConfigurationVariable.backend, "backend"))
     }
     if let name = backend {
       configuration.backend = try backendKind(named: name, setting: "--backend")
@@ -105,7 +106,8 @@ extension BackendConfiguration {
     }
     do {
       return try JSONDecoder().decode(BackendConfiguration.self, from: data)
-    } catch let error as BackendConfigurationError {
+    } catch var error as BackendConfigurationError {
+      if error.kind == .unknownBackend { error.setting = "config file \(path), config key backend" }
       throw error
     } catch let DecodingError.typeMismatch(_, context) {
       throw BackendConfigurationError(
