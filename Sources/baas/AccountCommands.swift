@@ -106,7 +106,8 @@ enum AccountCommands {
       secret: it authenticates as the signed-in user.
 
       options:
-        --refresh   refresh the token even when it has not expired
+        --refresh   refresh the token even when it has not expired; exit 1 with
+                    unsupported (tokenRefresh) on a backend without token refresh (ncmb)
       """,
     spec: OptionSpec(flags: ["refresh"]),
     run: { options, context in
@@ -124,6 +125,10 @@ enum AccountCommands {
           return .success
         }
         let backend = try UserBackends.make(from: configuration)
+        // A backend without token refresh (NCMB) would hand back the same token.
+        if refresh && !backend.capabilities.contains(.tokenRefresh) {
+          throw UserBackendError(.unsupported(capability: .tokenRefresh))
+        }
         Console.out(try await backend.idToken(forceRefresh: refresh))
         return .success
       } catch {

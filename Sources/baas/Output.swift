@@ -34,12 +34,15 @@ enum Console {
 
 /// The `--json` shapes: `{"user":{…}}`, `{"user":null}` and `{"error":{…}}`.
 enum JSONOutput {
-  /// The user object: `id`, `email`, `username` (`null` when absent) and `providers`.
+  /// The user object: `id`, `email`, `username`, `phoneNumber` (`null` when absent),
+  /// `isAnonymous` and `providers`.
   struct UserObject: Encodable {
     var user: User?
 
     private enum Keys: String, CodingKey { case user }
-    private enum UserKeys: String, CodingKey { case id, email, username, providers }
+    private enum UserKeys: String, CodingKey {
+      case id, email, username, phoneNumber, isAnonymous, providers
+    }
 
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: Keys.self)
@@ -51,6 +54,8 @@ enum JSONOutput {
       try nested.encode(user.id, forKey: .id)
       try nested.encode(user.email, forKey: .email)
       try nested.encode(user.username, forKey: .username)
+      try nested.encode(user.phoneNumber, forKey: .phoneNumber)
+      try nested.encode(user.isAnonymous, forKey: .isAnonymous)
       try nested.encode(user.providers, forKey: .providers)
     }
   }
