@@ -79,7 +79,9 @@ enum Commands {
       "  FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST, NCMB_APPLICATION_KEY,",
       "  NCMB_CLIENT_KEY, NCMB_BASE_URL",
       "",
-      "exit status: 0 success, 1 the operation failed, 2 usage or configuration error.",
+      "exit status: 0 success, 1 the operation failed (also a server-reported",
+      "  misconfiguration), 2 a usage or local configuration error found before contacting",
+      "  a server.",
       "Run `baas COMMAND --help` for a command's options.",
     ]
     return lines.joined(separator: "\n")
