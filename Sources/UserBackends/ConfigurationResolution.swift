@@ -49,7 +49,8 @@ extension BackendConfiguration {
   ///
   /// - Parameter environment: the variables to read (pass a dictionary in tests).
   /// - Throws: ``BackendConfigurationError``: an unreadable file, an unknown backend name,
-  ///   a missing or malformed setting of the selected backend. Never contains a value.
+  ///   a missing or malformed setting of the selected backend. Never contains a secret
+  ///   value (an unknown backend name is echoed only when it looks like a name).
   public static func resolve(
     environment: [String: String], configFile: String? = nil, backend: String? = nil
   ) throws -> BackendConfiguration {
