@@ -123,7 +123,9 @@ let package = Package(
       name: "UserBackendContractsTests",
       dependencies: ["UserBackendContracts", "UserBackendKit"]
     ),
-    .testTarget(name: "UserBackendsTests", dependencies: ["UserBackends", "UserBackendKit"]),
+    .testTarget(
+      name: "UserBackendsTests",
+      dependencies: ["UserBackends", "UserBackendKit", "UserBackendContracts"]),
     .testTarget(
       name: "ContractTests",
       dependencies: ["UserBackendContracts", "UserBackends", "UserBackendKit"]

@@ -118,7 +118,7 @@ public struct BackendConfiguration: Sendable, Hashable, Codable, CustomStringCon
     try Self.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases, path: "")
     let container = try decoder.container(keyedBy: CodingKeys.self)
     if let name = try container.decodeIfPresent(String.self, forKey: .backend) {
-      backend = try Self.backendKind(named: name, setting: "backend (config file)")
+      backend = try Self.backendKind(named: name, setting: "config key backend (config file)")
     } else {
       backend = .fake
     }
@@ -157,8 +157,13 @@ public struct BackendConfiguration: Sendable, Hashable, Codable, CustomStringCon
   }
 
   /// The backend called `name` (case-insensitive, trimmed).
+  ///
+  /// The same rule holds for `--backend`, `BAAS_BACKEND` and the file's `backend`: an
+  /// unknown name is echoed (lower-cased, in quotes) when it looks like a name, at most 20
+  /// ASCII letters and digits (`"firebse" is not a known backend`); any other value is
+  /// "the value", so a key pasted into the wrong setting is never printed.
   /// - Throws: ``BackendConfigurationError`` `.unknownBackend` naming `setting` and listing
-  ///   the known names; the bad name is echoed only when it is short and plain.
+  ///   the known names.
   public static func backendKind(named name: String, setting: String) throws -> BackendKind {
     let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     if let kind = BackendKind(rawValue: trimmed) { return kind }

@@ -3,8 +3,11 @@ import UserBackendKit
 /// Why a ``BackendConfiguration`` could not be loaded or is unusable.
 ///
 /// The text names the setting (the environment variable and the config-file key) and what
-/// is wrong with it; it never contains a setting's value, so an API key or client key that
-/// was put in the wrong place does not leak into a terminal or a log.
+/// is wrong with it; it never contains a setting's value (the one exception: an unknown
+/// backend name that looks like a name, see
+/// ``BackendConfiguration/backendKind(named:setting:)``), so an API key or client key that
+/// was put in the wrong place does not leak into a terminal or a log. Local state problems
+/// name the state directory's file by its path.
 public struct BackendConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of problem it is.
   public enum Kind: String, Sendable, Hashable {
@@ -22,7 +25,7 @@ public struct BackendConfigurationError: Error, Sendable, Hashable, CustomString
   public var kind: Kind
   /// The setting involved, e.g. `"FIREBASE_API_KEY (firebase.apiKey)"`, or the file path.
   public var setting: String
-  /// What is wrong and how to fix it. Never contains a setting's value.
+  /// What is wrong and how to fix it. Never contains a secret setting's value.
   public var reason: String
 
   /// An error about `setting`.

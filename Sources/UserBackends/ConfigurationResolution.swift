@@ -49,7 +49,8 @@ extension BackendConfiguration {
   ///
   /// - Parameter environment: the variables to read (pass a dictionary in tests).
   /// - Throws: ``BackendConfigurationError``: an unreadable file, an unknown backend name,
-  ///   a missing or malformed setting of the selected backend. Never contains a value.
+  ///   a missing or malformed setting of the selected backend. Never contains a secret
+  ///   value (an unknown backend name is echoed only when it looks like a name).
   public static func resolve(
     environment: [String: String], configFile: String? = nil, backend: String? = nil
   ) throws -> BackendConfiguration {
@@ -62,7 +63,8 @@ extension BackendConfiguration {
       configuration = try load(file: expandingTilde(path, environment: environment))
     }
     if let name = variable(ConfigurationVariable.backend) {
-      configuration.backend = try backendKind(named: name, setting: ConfigurationVariable.backend)
+      configuration.backend = try backendKind(
+        named: name, setting: settingName(ConfigurationVariable.backend, "backend"))
     }
     if let name = backend {
       configuration.backend = try backendKind(named: name, setting: "--backend")
@@ -105,7 +107,8 @@ extension BackendConfiguration {
     }
     do {
       return try JSONDecoder().decode(BackendConfiguration.self, from: data)
-    } catch let error as BackendConfigurationError {
+    } catch var error as BackendConfigurationError {
+      if error.kind == .unknownBackend { error.setting = "config file \(path), config key backend" }
       throw error
     } catch let DecodingError.typeMismatch(_, context) {
       throw BackendConfigurationError(

@@ -82,7 +82,7 @@ public enum ContractHarnesses {
   }
 
   /// The harnesses named in a comma-separated list (`"fake,firebase-replay"`); blanks are
-  /// ignored and order is kept.
+  /// ignored, a repeated name counts once and the order of first mention is kept.
   /// - Throws: ``BackendConfigurationError`` for an unknown name or an empty list.
   public static func list(_ names: String, options: Options = Options()) throws
     -> [any ContractHarness]
@@ -95,7 +95,8 @@ public enum ContractHarnesses {
         .invalidSetting, setting: "--backends",
         reason: "empty list; known: " + knownNames.joined(separator: ", "))
     }
-    return try parts.map { try named($0, options: options) }
+    var seen: Set<String> = []
+    return try parts.filter { seen.insert($0).inserted }.map { try named($0, options: options) }
   }
 
   /// The offline harnesses (``offlineDefaultNames``).

@@ -18,7 +18,9 @@ import UserBackendKit
 /// ```
 public enum UserBackends {
   /// Builds the backend `configuration` selects, with a ``UserBackendKit/FileSessionStore``
-  /// in its state directory (see ``sessionNamespace(for:)``).
+  /// in its state directory (see ``sessionNamespace(for:)``). The session file's I/O
+  /// errors are thrown as ``BackendConfigurationError``s naming `BAAS_HOME` and the file
+  /// (``BackendConfigurationError/localState(_:file:action:path:)``).
   ///
   /// - fake: a `FakeUserBackend` over the SQLite file `<home>/fake.sqlite` (created, with
   ///   the state directory, on first use).
@@ -31,14 +33,24 @@ public enum UserBackends {
   ///   - transport: the HTTP transport for firebase and ncmb; `nil` means
   ///     `URLSessionTransport()` (the network). Ignored by the fake.
   /// - Throws: ``BackendConfigurationError`` for an unusable configuration or state
-  ///   directory; the backend's own initialisation errors (a `UserStoreError` when the
-  ///   fake's database cannot be opened).
+  ///   directory or an unopenable fake database; the backend's own initialisation errors.
   public static func make(
     from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil
   ) throws -> any UserBackend {
     try make(
       from: configuration, transport: transport,
-      sessionStore: try self.sessionStore(for: configuration))
+      sessionStore: LocalSessionStore(base: try self.sessionStore(for: configuration)))
+  }
+
+  /// The session stored for `configuration`'s backend, read from its session file without
+  /// building the backend: no network call and no database, so it works in a read-only
+  /// state directory. `nil` when signed out.
+  /// - Throws: ``BackendConfigurationError`` when there is no state directory or the
+  ///   session file cannot be read (naming the file).
+  public static func storedSession(for configuration: BackendConfiguration) async throws
+    -> AuthSession?
+  {
+    try await LocalSessionStore(base: sessionStore(for: configuration)).load().session
   }
 
   /// Builds the backend `configuration` selects with a given session store and clock (the
@@ -113,8 +125,8 @@ public enum UserBackends {
 
   /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state
   /// directory is created with mode 0700.
-  /// - Throws: ``BackendConfigurationError`` when the directory cannot be created, or the
-  ///   store's `UserStoreError`.
+  /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when the directory cannot
+  ///   be created or the database cannot be opened (with SQLite's reason).
   public static func fakeStore(for configuration: BackendConfiguration) throws -> UserStore {
     let directory = try stateDirectory(for: configuration)
     do {
@@ -127,7 +139,13 @@ public enum UserBackends {
         setting: BackendConfiguration.settingName(ConfigurationVariable.home, "home"),
         reason: "the state directory \(directory.path) cannot be created")
     }
-    return try openUserStore(atPath: directory.appendingPathComponent("fake.sqlite").path)
+    let path = directory.appendingPathComponent("fake.sqlite").path
+    do {
+      return try openUserStore(atPath: path)
+    } catch {
+      throw BackendConfigurationError.localState(
+        error, file: "the fake's database", action: "open", path: path) ?? error
+    }
   }
 
   /// Opens a `UserStore` file (the fake's database, `baas emulator --data FILE`), creating

@@ -1,3 +1,4 @@
+import Foundation
 import UserBackendKit
 import UserBackends
 
@@ -55,7 +56,7 @@ enum AccountCommands {
         let context = context.merging(options)
         let json = options.has("json")
         return await report(
-          json: json, backend: context.backendName,
+          json: json, context: context,
           { try await context.makeBackend().signInAnonymously().user },
           success: { user in ["Signed in as \(user.map(HumanOutput.describe) ?? "?")."] })
       }
@@ -78,11 +79,18 @@ enum AccountCommands {
     run: { options, context in
       let context = context.merging(options)
       return await report(
-        json: options.has("json"), backend: context.backendName,
+        json: options.has("json"), context: context,
         {
-          guard let user = try await context.makeBackend().currentUser() else {
-            throw UserBackendError(.notSignedIn)
+          let configuration = try context.configuration()
+          let user: User?
+          if configuration.backend == .fake {
+            // The fake's current user is the stored session's: its database is not
+            // opened, so a read-only BAAS_HOME works.
+            user = try await UserBackends.storedSession(for: configuration)?.user
+          } else {
+            user = try await UserBackends.make(from: configuration).currentUser()
           }
+          guard let user else { throw UserBackendError(.notSignedIn) }
           return user
         },
         success: { user in
@@ -98,17 +106,33 @@ enum AccountCommands {
       secret: it authenticates as the signed-in user.
 
       options:
-        --refresh   refresh the token even when it has not expired
+        --refresh   refresh the token even when it has not expired; exit 1 with
+                    unsupported (tokenRefresh) on a backend without token refresh (ncmb)
       """,
     spec: OptionSpec(flags: ["refresh"]),
     run: { options, context in
       let context = context.merging(options)
       do {
-        let token = try await context.makeBackend().idToken(forceRefresh: options.has("refresh"))
-        Console.out(token)
+        let configuration = try context.configuration()
+        let refresh = options.has("refresh")
+        // The fake's unexpired token is the stored one: its database is not opened, so a
+        // read-only BAAS_HOME works (a refresh needs the database).
+        if configuration.backend == .fake, !refresh,
+          let session = try await UserBackends.storedSession(for: configuration),
+          !session.isExpired(at: Date())
+        {
+          Console.out(session.bearerToken)
+          return .success
+        }
+        let backend = try UserBackends.make(from: configuration)
+        // A backend without token refresh (NCMB) would hand back the same token.
+        if refresh && !backend.capabilities.contains(.tokenRefresh) {
+          throw UserBackendError(.unsupported(capability: .tokenRefresh))
+        }
+        Console.out(try await backend.idToken(forceRefresh: refresh))
         return .success
       } catch {
-        return reportFailure(error, json: false, backend: context.backendName)
+        return context.fail(error, json: false)
       }
     })
 
@@ -125,7 +149,7 @@ enum AccountCommands {
     run: { options, context in
       let context = context.merging(options)
       return await report(
-        json: options.has("json"), backend: context.backendName,
+        json: options.has("json"), context: context,
         {
           try await context.makeBackend().signOut()
           return nil
@@ -149,7 +173,7 @@ enum AccountCommands {
       }
       let context = context.merging(options)
       return await report(
-        json: options.has("json"), backend: context.backendName,
+        json: options.has("json"), context: context,
         {
           try await context.makeBackend().sendPasswordReset(email: email)
           return nil
@@ -169,7 +193,7 @@ enum AccountCommands {
     run: { options, context in
       let context = context.merging(options)
       return await report(
-        json: options.has("json"), backend: context.backendName,
+        json: options.has("json"), context: context,
         {
           try await context.makeBackend().deleteAccount()
           return nil
@@ -198,7 +222,7 @@ enum AccountCommands {
       command: command)
     let verb = command == "signup" ? "Signed up and signed in" : "Signed in"
     return await report(
-      json: options.has("json"), backend: context.backendName,
+      json: options.has("json"), context: context,
       {
         let backend = try context.makeBackend()
         return try await operation(backend, PasswordCredential(identifier, password: password))

@@ -99,16 +99,21 @@ struct ParsedOptions {
       }
     }
     if !parsed.help && !spec.positionals.contains(parsed.positionals.count) {
-      let expected =
-        spec.positionals.upperBound == 0
-        ? "no arguments" : "\(spec.positionals.lowerBound)–\(spec.positionals.upperBound)"
       // The arguments themselves are not echoed: one could be a mistyped password.
       throw UsageError(
-        "expected \(expected), got \(parsed.positionals.count) argument"
-          + (parsed.positionals.count == 1 ? "" : "s"), command: command)
+        "expected \(expectedCount(spec.positionals)), got \(parsed.positionals.count)",
+        command: command)
     }
     return parsed
   }
+}
+
+/// `"no arguments"`, `"1 argument"`, `"2 arguments"`, `"1 to 2 arguments"`.
+func expectedCount(_ range: ClosedRange<Int>) -> String {
+  if range.upperBound == 0 { return "no arguments" }
+  let noun = range.upperBound == 1 ? "argument" : "arguments"
+  if range.lowerBound == range.upperBound { return "\(range.upperBound) \(noun)" }
+  return "\(range.lowerBound) to \(range.upperBound) \(noun)"
 }
 
 /// The global options before the command name, and the rest.

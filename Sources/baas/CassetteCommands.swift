@@ -7,27 +7,35 @@ enum CassetteCommands {
   static let all: [Command] = [lint, importHAR]
 
   static let lint = Command(
-    name: "cassette lint", synopsis: "DIR",
+    name: "cassette lint", synopsis: "DIR|FILE.har",
     help: """
-      Checks every cassette (*.har) under DIR: the HAR 1.2 structure and the _replay
-      block (schema), and a leak scan for generic secret shapes (Google API keys, signed
-      JWTs) and for the values of FIREBASE_API_KEY, NCMB_APPLICATION_KEY,
-      NCMB_CLIENT_KEY and BAAS_PASSWORD when they are set (raw, percent-encoded,
-      JSON-escaped and base64 forms). Prints one line per finding, never the secret.
-      Exit status 1 when anything is found.
+      Checks every cassette (*.har) under DIR, or the one cassette FILE.har: the HAR 1.2
+      structure and the _replay block (schema), and a leak scan for generic secret shapes
+      (Google API keys, signed JWTs) and for the values of FIREBASE_API_KEY,
+      NCMB_APPLICATION_KEY, NCMB_CLIENT_KEY and BAAS_PASSWORD when they are set (raw,
+      percent-encoded, JSON-escaped and base64 forms). Prints one line per finding, never
+      the secret. Exit status 1 when anything is found.
       """,
     spec: OptionSpec(positionals: 1...1),
     run: { options, context in
-      let directory = URL(fileURLWithPath: options.positionals[0], isDirectory: true)
+      let target = URL(fileURLWithPath: options.positionals[0])
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      else {
-        throw UsageError("\(directory.path) is not a directory", command: "cassette lint")
+      guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) else {
+        throw UsageError("\(target.path) does not exist", command: "cassette lint")
       }
-      let count = cassetteCount(in: directory)
-      let findings = CassetteLinter.lint(
-        directory: directory, secrets: configuredSecrets(context.environment))
+      let secrets = configuredSecrets(context.environment)
+      let count: Int
+      let findings: [CassetteLinter.Finding]
+      if isDirectory.boolValue {
+        count = cassetteCount(in: target)
+        findings = CassetteLinter.lint(directory: target, secrets: secrets)
+      } else {
+        guard let data = try? Data(contentsOf: target) else {
+          throw UsageError("cannot read \(target.path)", command: "cassette lint")
+        }
+        count = 1
+        findings = CassetteLinter.lint(data: data, file: target.lastPathComponent, secrets: secrets)
+      }
       for finding in findings { Console.out(finding.description) }
       let files = Set(findings.map(\.file)).count
       Console.out(
@@ -73,7 +81,8 @@ enum CassetteCommands {
           contract: options.value("contract") ?? input.deletingPathExtension().lastPathComponent)
         if let output = options.value("out") {
           try cassette.write(to: URL(fileURLWithPath: output), secrets: secrets)
-          Console.error("wrote \(cassette.entries.count) interactions to \(output)")
+          let count = cassette.entries.count
+          Console.error("wrote \(count) interaction\(count == 1 ? "" : "s") to \(output)")
         } else {
           Console.out(String(decoding: try cassette.encoded(), as: UTF8.self))
         }

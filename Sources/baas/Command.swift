@@ -44,6 +44,15 @@ enum Commands {
     all.filter { $0.name.hasPrefix(name + " ") }
   }
 
+  /// `true` when `word` is the first word of a command (`whoami`, `cassette`).
+  static func isCommandWord(_ word: String) -> Bool {
+    word == "help" || all.contains { $0.name.split(separator: " ").first.map(String.init) == word }
+  }
+
+  /// The one-line pointer to the full usage.
+  static let helpHint =
+    "usage: baas [--backend B] [--config FILE] COMMAND [OPTIONS]; run `baas --help` for more."
+
   /// The top-level usage text.
   static var usage: String {
     var lines = [
@@ -60,6 +69,10 @@ enum Commands {
         "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0)
           + command.synopsis)
     }
+    // `bench` is dispatched before the others (Sources/baas/Bench) and has its own --help.
+    lines.append(
+      "  " + "bench".padding(toLength: width, withPad: " ", startingAt: 0)
+        + "[--quick] [--json] [--only LIST]")
     lines += [
       "",
       "global options:",
@@ -70,7 +83,9 @@ enum Commands {
       "  FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST, NCMB_APPLICATION_KEY,",
       "  NCMB_CLIENT_KEY, NCMB_BASE_URL",
       "",
-      "exit status: 0 success, 1 the operation failed, 2 usage or configuration error.",
+      "exit status: 0 success, 1 the operation failed (also a server-reported",
+      "  misconfiguration), 2 a usage or local configuration error found before contacting",
+      "  a server.",
       "Run `baas COMMAND --help` for a command's options.",
     ]
     return lines.joined(separator: "\n")

@@ -31,7 +31,7 @@ struct Context {
 /// otherwise `success` prints human lines; a failure prints the error (as JSON, or on
 /// standard error with a hint) and returns exit status 1 (2 for configuration errors).
 func report(
-  json: Bool, backend: String?, _ operation: () async throws -> User?,
+  json: Bool, context: Context, _ operation: () async throws -> User?,
   success: (User?) -> [String]
 ) async -> ExitStatus {
   do {
@@ -43,22 +43,42 @@ func report(
     }
     return .success
   } catch {
-    return reportFailure(error, json: json, backend: backend)
+    return context.fail(error, json: json)
+  }
+}
+
+extension Context {
+  /// The state directory of the configuration, when it resolves.
+  var home: String? { (try? configuration().home) ?? nil }
+
+  /// ``reportFailure(_:json:backend:home:)`` with this context's backend and home.
+  func fail(_ error: any Error, json: Bool) -> ExitStatus {
+    reportFailure(error, json: json, backend: backendName, home: home)
   }
 }
 
 /// Prints `error` (JSON on standard output, or human lines on standard error) and returns
-/// its exit status: 2 for configuration errors, 1 otherwise.
-func reportFailure(_ error: any Error, json: Bool, backend: String?) -> ExitStatus {
-  let portable = portableError(error)
+/// its exit status: 2 for configuration errors found before contacting a server (a bad
+/// setting, an unusable state directory, session file or fake database), 1 otherwise.
+///
+/// - Parameters:
+///   - backend: the backend's name, for hints.
+///   - home: the state directory, to name the fake's database in messages.
+func reportFailure(_ error: any Error, json: Bool, backend: String?, home: String? = nil)
+  -> ExitStatus
+{
+  let local = localProblem(error, backend: backend, home: home)
+  let portable = local?.userBackendError ?? portableError(error)
   if json {
     Console.out(JSONOutput.error(portable))
-  } else {
-    // A configuration error already says which setting to fix; backend errors get a hint.
-    let withHint = !(error is BackendConfigurationError)
-    for line in HumanOutput.errorLines(portable, backend: backend, hint: withHint) {
-      Console.error(line)
+  } else if let local {
+    // A configuration error already says which setting to fix.
+    Console.error("baas: error: \(portable.description)")
+    if local.kind == .unknownBackend {
+      Console.error("hint: run `baas --help` for the backends and the settings")
     }
+  } else {
+    for line in HumanOutput.errorLines(portable, backend: backend) { Console.error(line) }
   }
-  return error is BackendConfigurationError ? .usage : .failure
+  return local != nil ? .usage : .failure
 }

@@ -1,4 +1,5 @@
 import BackendEmulator
+import FakeUserBackend
 import Dispatch
 import Foundation
 import Synchronization
@@ -20,17 +21,33 @@ enum EmulatorCommand {
       Serves the Firebase Auth REST API (v1, the legacy v3 names, the token endpoint and
       the emulator-only endpoints) and the NCMB REST API on one HTTP/1.1 port. When ready
       it prints the base URLs, the project ID and the NCMB demo keys; it stops cleanly on
-      SIGINT (Ctrl-C) or SIGTERM.
+      SIGINT (Ctrl-C) or SIGTERM. Both APIs share one account table.
+
+      emulator-only endpoints (Firebase Auth Emulator style, any project ID):
+        GET    /emulator/v1/projects/ID/verificationCodes   pending SMS codes
+        GET    /emulator/v1/projects/ID/oobCodes            password-reset requests
+        DELETE /emulator/v1/projects/ID/accounts            delete every account
 
       options:
-        --host H         address to listen on (default 127.0.0.1)
+        --host H         IPv4 address to listen on (default 127.0.0.1; anything but
+                         loopback gets a warning: the emulator accepts any API key)
         --port P         port (default 9099; 0 picks a free port, printed when ready)
-        --data FILE      keep users in this SQLite file (default: in memory)
+        --data FILE      keep users in this SQLite file, created when missing (its
+                         directory must exist; default: in memory)
         --project-id ID  the Firebase project ID (default demo-project)
       """,
     spec: OptionSpec(valued: ["host", "port", "data", "project-id"]),
     run: { options, _ in
-      let host = options.value("host") ?? "127.0.0.1"
+      var host = options.value("host") ?? "127.0.0.1"
+      if host == "localhost" { host = "127.0.0.1" }
+      // IPv4 only: URLSession on Linux refuses URLs with an IPv6 literal ([::1]), so the
+      // printed exports would not work.
+      var address = in_addr()
+      guard inet_pton(AF_INET, host, &address) == 1 else {
+        throw UsageError(
+          "--host must be an IPv4 address such as 127.0.0.1 (IPv6 and host names are not "
+            + "supported)", command: "emulator")
+      }
       let portText = options.value("port") ?? "9099"
       guard let port = Int(portText), (0...65_535).contains(port) else {
         throw UsageError("--port must be a number in 0…65535", command: "emulator")
@@ -40,15 +57,30 @@ enum EmulatorCommand {
         throw UsageError(
           "--project-id must be a project ID such as demo-project", command: "emulator")
       }
+      let dataPath = options.value("data") ?? ":memory:"
+      let store: UserStore
       do {
-        let store = try UserBackends.openUserStore(atPath: options.value("data") ?? ":memory:")
+        store = try UserBackends.openUserStore(atPath: dataPath)
+      } catch {
+        var problem = "\(error)"
+        if case UserStoreError.database(let message) = error { problem = message }
+        Console.error("baas emulator: cannot open the data file \(dataPath): \(problem)")
+        return .usage
+      }
+      if host == "0.0.0.0" || !host.hasPrefix("127.") {
+        Console.error(
+          "baas emulator: warning: listening on \(host), not loopback: the emulator accepts "
+            + "any API key and the public NCMB demo keys, so anyone who can reach this port "
+            + "can create and read accounts; keep it on 127.0.0.1 unless you need otherwise")
+      }
+      do {
         let emulator = BackendEmulator(store: store, projectID: projectID)
         let server = EmulatorServer(host: host, port: port) { request in
           await emulator.handle(request)
         }
         let signals = SignalWatch([SIGINT, SIGTERM])
         let bound = try server.start()
-        let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)"
+        let base = "http://\(host):\(bound)"
         Console.out(
           """
           baas emulator ready on \(base)
@@ -59,7 +91,7 @@ enum EmulatorCommand {
             NCMB application key: \(NCMBDemoKeys.applicationKey)
             NCMB client key:      \(NCMBDemoKeys.clientKey)
           use it with:
-            export FIREBASE_AUTH_EMULATOR_HOST=\(host.contains(":") ? "[\(host)]" : host):\(bound) \
+            export FIREBASE_AUTH_EMULATOR_HOST=\(host):\(bound) \
           FIREBASE_PROJECT_ID=\(projectID) FIREBASE_API_KEY=any-value
             export NCMB_BASE_URL=\(base) NCMB_APPLICATION_KEY=\(NCMBDemoKeys.applicationKey) \
           NCMB_CLIENT_KEY=\(NCMBDemoKeys.clientKey)

@@ -34,12 +34,15 @@ enum Console {
 
 /// The `--json` shapes: `{"user":{…}}`, `{"user":null}` and `{"error":{…}}`.
 enum JSONOutput {
-  /// The user object: `id`, `email`, `username` (`null` when absent) and `providers`.
+  /// The user object: `id`, `email`, `username`, `phoneNumber` (`null` when absent),
+  /// `isAnonymous` and `providers`.
   struct UserObject: Encodable {
     var user: User?
 
     private enum Keys: String, CodingKey { case user }
-    private enum UserKeys: String, CodingKey { case id, email, username, providers }
+    private enum UserKeys: String, CodingKey {
+      case id, email, username, phoneNumber, isAnonymous, providers
+    }
 
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: Keys.self)
@@ -51,6 +54,8 @@ enum JSONOutput {
       try nested.encode(user.id, forKey: .id)
       try nested.encode(user.email, forKey: .email)
       try nested.encode(user.username, forKey: .username)
+      try nested.encode(user.phoneNumber, forKey: .phoneNumber)
+      try nested.encode(user.isAnonymous, forKey: .isAnonymous)
       try nested.encode(user.providers, forKey: .providers)
     }
   }
@@ -144,21 +149,43 @@ enum HumanOutput {
       return "the \(backend ?? "selected") backend does not offer \(capability); "
         + "try --backend fake"
     case .rateLimited(let retryAfter):
-      return retryAfter.map { "wait \(Int($0)) s and retry" } ?? "wait a moment and retry"
+      return retryAfter.flatMap(RetryAfter.wholeSeconds).map { "wait \($0) s and retry" }
+        ?? "wait a moment and retry"
     default:
       return nil
     }
   }
 }
 
-/// Turns any error of a command into a ``UserBackendKit/UserBackendError`` for output.
+/// Turns any error of a command into a ``UserBackendKit/UserBackendError`` for output:
+/// configuration and local state problems become `misconfigured`
+/// (``localProblem(_:backend:home:)``); an error of no known kind is `server` with status 0.
 func portableError(_ error: any Error) -> UserBackendError {
+  if let local = localProblem(error, backend: nil, home: nil) { return local.userBackendError }
   switch error {
   case let error as UserBackendError: return error
-  case let error as BackendConfigurationError: return error.userBackendError
   default:
     return UserBackendError(
       .server(status: 0, code: nil, message: nil),
       message: "Unexpected error: \(String(describing: error))")
   }
+}
+
+/// `error` as a configuration problem found before any server was contacted, or `nil`: a
+/// ``UserBackends/BackendConfigurationError``, a session-file or other state-directory file
+/// error, and the fake backend's database errors (its database is a file in `home`). All
+/// name `BAAS_HOME` and the file.
+func localProblem(_ error: any Error, backend: String?, home: String?)
+  -> BackendConfigurationError?
+{
+  if let local = BackendConfigurationError.localState(error) { return local }
+  guard backend == BackendKind.fake.rawValue, let error = error as? UserBackendError,
+    error.backendCode == "DATABASE_ERROR"
+  else { return nil }
+  var problem = "database error"
+  if case .server(_, _, let message?) = error.code { problem = message }
+  let path = home.map { URL(fileURLWithPath: $0).appendingPathComponent("fake.sqlite").path }
+  return .stateFile(
+    "use", path: "the fake's database " + (path ?? "fake.sqlite in the state directory"),
+    problem: problem)
 }

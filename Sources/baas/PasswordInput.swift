@@ -42,11 +42,13 @@ enum PasswordInput {
   /// Turns echo off, then prints `prompt` on standard error and reads one line from the
   /// terminal; the terminal settings are restored afterwards. Echo goes off before the
   /// prompt appears, so nothing typed after the prompt is ever shown, and nothing typed
-  /// ahead is discarded (`TCSANOW`).
+  /// ahead is discarded (`TCSANOW`). SIGINT (Ctrl-C), SIGTERM and SIGHUP during the prompt
+  /// restore the settings before the process dies of the signal (``TerminalRestorer``).
   private static func promptWithoutEcho(_ prompt: String) -> String? {
     var original = termios()
     let haveSettings = tcgetattr(STDIN_FILENO, &original) == 0
     if haveSettings {
+      TerminalRestorer.install(original)
       var silent = original
       silent.c_lflag &= ~tcflag_t(ECHO)
       silent.c_lflag |= tcflag_t(ECHONL)
@@ -56,9 +58,44 @@ enum PasswordInput {
       if haveSettings {
         var restore = original
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &restore)
+        TerminalRestorer.uninstall()
       }
     }
     FileHandle.standardError.write(Data(prompt.utf8))
     return readLine(strippingNewline: true)
+  }
+}
+
+/// Restores the terminal settings saved before a no-echo prompt when SIGINT, SIGTERM or
+/// SIGHUP arrives during it, then lets the signal kill the process as it would have (the
+/// default action, re-raised), so the shell sees the usual exit status.
+///
+/// The handler runs in signal context: it only calls async-signal-safe functions
+/// (`tcsetattr`, `write`, `signal`, `raise`) on state written before it was installed.
+enum TerminalRestorer {
+  /// The signals that end a prompt.
+  static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+  /// The settings to restore. Written only while no handler is installed (before
+  /// ``install(_:)`` installs one), read only by the handler.
+  nonisolated(unsafe) private static var saved = termios()
+
+  /// Saves `settings` and installs the handler for ``signals``.
+  static func install(_ settings: termios) {
+    saved = settings
+    for number in signals {
+      _ = signal(number) { received in
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &TerminalRestorer.saved)
+        // The line the user was typing ends here; the shell prompt starts on a new line.
+        _ = write(STDERR_FILENO, "\n", 1)
+        _ = signal(received, SIG_DFL)
+        _ = raise(received)
+      }
+    }
+  }
+
+  /// Puts back the default action for ``signals``.
+  static func uninstall() {
+    for number in signals { _ = signal(number, SIG_DFL) }
   }
 }

@@ -47,7 +47,7 @@ enum PhoneCommands {
         }
         return .success
       } catch {
-        return reportFailure(error, json: json, backend: context.backendName)
+        return context.fail(error, json: json)
       }
     })
 
@@ -69,7 +69,7 @@ enum PhoneCommands {
       }
       let context = context.merging(options)
       return await report(
-        json: options.has("json"), backend: context.backendName,
+        json: options.has("json"), context: context,
         {
           let configuration = try context.configuration()
           let backend = try UserBackends.make(from: configuration)

@@ -29,20 +29,33 @@ enum RecordingCommands {
       options:
         --backend B       firebase or ncmb (required)
         --emulator        record against the in-process emulator (provenance emulator)
-        --out DIR         the recordings directory (default: Recordings)
-        --contracts DIR   the contract files (default: Contracts)
+        --out DIR         the recordings directory (default: Recordings, next to
+                          Contracts)
+        --contracts DIR   the contract files (default: Contracts in the current
+                          directory, else in the nearest parent that has one)
         --only NAMES      comma-separated contract names to record (default: all)
       Exit status 0 iff no contract failed.
       """,
     spec: OptionSpec(valued: ["out", "contracts", "only"], flags: ["emulator"]),
-    run: { options, context in try await run(options, context.merging(options)) })
+    run: { options, context in
+      try await run(options, context.merging(options), global: context.backendOption)
+    })
 
-  static func run(_ options: ParsedOptions, _ context: Context) async throws -> ExitStatus {
-    guard let backend = context.backendOption, backend == "firebase" || backend == "ncmb" else {
+  static func run(_ options: ParsedOptions, _ context: Context, global: String?) async throws
+    -> ExitStatus
+  {
+    if let global, let own = options.value("backend"), global.lowercased() != own.lowercased() {
+      throw UsageError(
+        "--backend is given twice with different backends (before and after record)",
+        command: "record")
+    }
+    guard let backend = context.backendOption?.lowercased(),
+      backend == "firebase" || backend == "ncmb"
+    else {
       throw UsageError("--backend firebase or --backend ncmb is required", command: "record")
     }
-    let outputDirectory = URL(
-      fileURLWithPath: options.value("out") ?? "Recordings", isDirectory: true)
+    let directory = try ProjectDirectories.contracts(options.value("contracts"), command: "record")
+    let outputDirectory = ProjectDirectories.resolve(options.value("out"), default: "Recordings")
     let harness: any ContractHarness
     let cassetteURL: @Sendable (String) -> URL
     var maxConcurrentRuns = 1
@@ -59,8 +72,6 @@ enum RecordingCommands {
         return reportFailure(error, json: false, backend: backend)
       }
     }
-    let directory = URL(
-      fileURLWithPath: options.value("contracts") ?? "Contracts", isDirectory: true)
     var contracts: [Contract]
     do {
       contracts = try ContractLoader.load(directory: directory)

@@ -16,12 +16,14 @@ enum VerifyCommand {
       error. Exit status 0 iff no contract failed (skipped ones do not count).
 
       options:
-        --backends LIST    comma-separated harnesses (default: \
+        --backends LIST    comma-separated harnesses, each run once (default: \
       \(ContractHarnesses.offlineDefaultNames.joined(separator: ",")), plus firebase-live \
       and ncmb-live when their credentials are set; known: \
       \(ContractHarnesses.knownNames.joined(separator: ", ")))
-        --contracts DIR    the contract files (default: Contracts)
-        --recordings DIR   the cassettes for replay harnesses (default: Recordings)
+        --contracts DIR    the contract files (default: Contracts in the current
+                           directory, else in the nearest parent that has one)
+        --recordings DIR   the cassettes for replay harnesses (default: Recordings,
+                           found the same way)
         --format F         text (default), json, junit or markdown
       """,
     spec: OptionSpec(valued: ["backends", "contracts", "recordings", "format"]),
@@ -34,9 +36,10 @@ enum VerifyCommand {
       throw UsageError(
         "--format must be text, json, junit or markdown", command: "verify")
     }
-    let harnessOptions = ContractHarnesses.Options(
-      recordings: URL(
-        fileURLWithPath: options.value("recordings") ?? "Recordings", isDirectory: true))
+    let contractsDirectory = try ProjectDirectories.contracts(
+      options.value("contracts"), command: "verify")
+    let recordings = ProjectDirectories.resolve(options.value("recordings"), default: "Recordings")
+    let harnessOptions = ContractHarnesses.Options(recordings: recordings)
     var harnesses = ContractHarnesses.defaults(options: harnessOptions)
     if let names = options.value("backends") {
       do {
@@ -45,13 +48,18 @@ enum VerifyCommand {
         throw UsageError(error.description, command: "verify")
       }
     }
-    let directory = URL(
-      fileURLWithPath: options.value("contracts") ?? "Contracts", isDirectory: true)
+    let replaying = harnesses.map(\.name).filter { $0.hasSuffix("-replay") }
+    if !replaying.isEmpty && !ProjectDirectories.isDirectory(recordings) {
+      throw UsageError(
+        "no recordings directory at \(recordings.path) (needed by "
+          + "\(replaying.joined(separator: ", "))): pass --recordings DIR", command: "verify")
+    }
     let loaded: [Contract]
     do {
-      loaded = try ContractLoader.load(directory: directory)
+      loaded = try ContractLoader.load(directory: contractsDirectory)
     } catch {
-      Console.error("baas verify: cannot load contracts from \(directory.path): \(error)")
+      Console.error(
+        "baas verify: cannot load contracts from \(contractsDirectory.path): \(error)")
       return .failure
     }
     let runner = ContractRunner(contracts: loaded, harnesses: harnesses)

@@ -1,5 +1,6 @@
 // baas: the UserBackendKit command line. See `baas --help` and README.md.
 import Foundation
+import UserBackendKit
 
 #if canImport(Glibc)
   import Glibc
@@ -9,12 +10,13 @@ import Foundation
 
 /// Parses the arguments, runs the command and returns the exit status.
 func runBaas(_ arguments: [String], environment: [String: String]) async -> ExitStatus {
+  // With --json, a usage error is also one JSON error object on standard output.
+  let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
   let global: GlobalArguments
   do {
     global = try GlobalArguments.parse(arguments)
   } catch let error as UsageError {
-    Console.error("baas: \(error.message)\n\n\(Commands.usage)")
-    return .usage
+    return usageFailure("baas: \(error.message)", hint: Commands.helpHint, json: json)
   } catch {
     return .usage
   }
@@ -23,8 +25,19 @@ func runBaas(_ arguments: [String], environment: [String: String]) async -> Exit
       Console.out(Commands.usage)
       return .success
     }
-    Console.error(Commands.usage)
-    return .usage
+    // `baas --backend whoami`: the command was taken as the option's value.
+    for (option, value) in [("--backend", global.backend), ("--config", global.config)] {
+      if let value, Commands.isCommandWord(value) {
+        return usageFailure(
+          "baas: missing value for \(option) (\"\(value)\" is a command)",
+          hint: Commands.helpHint, json: json)
+      }
+    }
+    if arguments.isEmpty {
+      Console.error(Commands.usage)
+      return .usage
+    }
+    return usageFailure("baas: no command", hint: Commands.helpHint, json: json)
   }
   if name == "help" {
     if let (command, _) = Commands.find(global.rest) {
@@ -62,12 +75,28 @@ func runBaas(_ arguments: [String], environment: [String: String]) async -> Exit
     }
     return try await command.run(options, context)
   } catch let error as UsageError {
-    Console.error("baas \(command.name): \(error.message)\nusage: \(command.usageLine)")
-    Console.error("Run `baas \(command.name) --help` for details.")
-    return .usage
+    return usageFailure(
+      "baas \(command.name): \(error.message)\nusage: \(command.usageLine)",
+      hint: "Run `baas \(command.name) --help` for details.", json: json,
+      message: error.message)
   } catch {
-    return reportFailure(error, json: false, backend: context.backendName)
+    return context.fail(error, json: false)
   }
+}
+
+/// Reports a usage error: `text` and `hint` on standard error and, with `--json`, one
+/// `{"error":{"code":"invalidInput",...}}` object on standard output. Exit status 2.
+func usageFailure(_ text: String, hint: String, json: Bool, message: String? = nil)
+  -> ExitStatus
+{
+  if json {
+    let error = UserBackendError(
+      .invalidInput(field: "arguments", reason: message ?? text), message: message ?? text)
+    Console.out(JSONOutput.error(error))
+  }
+  Console.error(text)
+  Console.error(hint)
+  return .usage
 }
 
 if CommandLine.arguments.dropFirst().first == "bench" {

@@ -62,11 +62,12 @@ struct Baas: Sendable {
     return candidates.first { fileManager.isExecutableFile(atPath: $0.path) }
   }()
 
-  /// Runs `baas arguments…` with `input` on standard input; kills it after `timeout`
-  /// seconds (then the status is the signal's).
+  /// Runs `baas arguments…` with `input` on standard input, in `directory` (default: the
+  /// test process's working directory); kills it after `timeout` seconds (then the status
+  /// is the signal's).
   func run(
     _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil,
-    timeout: TimeInterval = 60
+    in directory: URL? = nil, timeout: TimeInterval = 60
   ) async throws -> BaasResult {
     let executable = try #require(Baas.executable, "the baas executable was not found")
     var environment = [
@@ -76,16 +77,18 @@ struct Baas: Sendable {
     for (key, value) in self.environment { environment[key] = value }
     for (key, value) in extra { environment[key] = value }
     return try await Self.launch(
-      executable, arguments, environment: environment, input: input, timeout: timeout)
+      executable, arguments, environment: environment, input: input, directory: directory,
+      timeout: timeout)
   }
 
   /// Starts a process and collects its output with a bounded wait.
   static func launch(
     _ executable: URL, _ arguments: [String], environment: [String: String], input: String?,
-    timeout: TimeInterval
+    directory: URL? = nil, timeout: TimeInterval
   ) async throws -> BaasResult {
     let process = Process()
     process.executableURL = executable
+    if let directory { process.currentDirectoryURL = directory }
     process.arguments = arguments
     process.environment = environment
     let output = Pipe()
@@ -99,11 +102,9 @@ struct Baas: Sendable {
     try process.run()
     if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
     try standardInput.fileHandleForWriting.close()
-    async let outData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-    async let errData = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }.value
-    let finished = await Task.detached {
-      exited.wait(timeout: .now() + timeout) == .success
-    }.value
+    async let outData = offPool { output.fileHandleForReading.readDataToEndOfFile() }
+    async let errData = offPool { error.fileHandleForReading.readDataToEndOfFile() }
+    let finished = await offPool { exited.wait(timeout: .now() + timeout) == .success }
     if !finished {
       process.terminate()
       exited.wait()
@@ -121,4 +122,13 @@ struct Baas: Sendable {
 func uniqueAccount() -> (email: String, password: String) {
   let tag = UUID().uuidString.prefix(8).lowercased()
   return ("user-\(tag)@example.com", "pw-\(tag)-Secret!")
+}
+
+/// Runs a blocking call (a pipe read, a semaphore wait) on a Dispatch thread rather than on
+/// the cooperative pool, which has one thread per core: blocking it can starve every other
+/// test's tasks, timeouts included.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(returning: body()) }
+  }
 }

@@ -27,6 +27,10 @@ struct CapabilityCommandTests {
     let whoami = try await baas.run(["whoami"])
     #expect(whoami.status == 0)
     #expect(whoami.standardOutput.contains("+15550001234"))
+    let json = try await baas.run(["whoami", "--json"])
+    let user = try #require(try json.json()["user"] as? [String: Any])
+    #expect(user["phoneNumber"] as? String == "+15550001234")
+    #expect(user["isAnonymous"] as? Bool == false)
   }
 
   @Test("phone verify without a pending verification fails with invalidInput")
@@ -47,6 +51,7 @@ struct CapabilityCommandTests {
     #expect(anonymous.status == 0, "\(anonymous.allOutput)")
     let user = try #require(try anonymous.json()["user"] as? [String: Any])
     #expect(user["providers"] as? [String] == ["anonymous"])
+    #expect(user["isAnonymous"] as? Bool == true)
 
     let delete = try await baas.run(["delete-account", "--json"])
     #expect(delete.status == 0, "\(delete.allOutput)")

@@ -19,13 +19,14 @@ struct RunningEmulator {
 
   /// Starts the emulator on a free port and waits (at most `timeout` seconds) for its
   /// banner.
-  static func start(in home: URL, arguments: [String] = [], timeout: TimeInterval = 60)
-    async throws -> RunningEmulator
-  {
+  static func start(
+    in home: URL, host: String = "127.0.0.1", arguments: [String] = [],
+    timeout: TimeInterval = 60
+  ) async throws -> RunningEmulator {
     let executable = try #require(Baas.executable, "the baas executable was not found")
     let process = Process()
     process.executableURL = executable
-    process.arguments = ["emulator", "--host", "127.0.0.1", "--port", "0"] + arguments
+    process.arguments = ["emulator", "--host", host, "--port", "0"] + arguments
     process.environment = ["BAAS_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
     let output = Pipe()
     let error = Pipe()
@@ -41,7 +42,7 @@ struct RunningEmulator {
       kill(pid, SIGKILL)
     }
     let reader = output.fileHandleForReading
-    let banner = await Task.detached { () -> String in
+    let banner = await offPool { () -> String in
       var text = ""
       while !text.contains("press Ctrl-C") {
         let data = reader.availableData
@@ -49,7 +50,7 @@ struct RunningEmulator {
         text += String(decoding: data, as: UTF8.self)
       }
       return text
-    }.value
+    }
     watchdog.cancel()
     func value(after label: String) -> String? {
       banner.split(separator: "\n").first { $0.contains(label) }
@@ -76,8 +77,7 @@ struct RunningEmulator {
   ) {
     kill(process.processIdentifier, number)
     let semaphore = exited
-    let stopped = await Task.detached { semaphore.wait(timeout: .now() + timeout) == .success }
-      .value
+    let stopped = await offPool { semaphore.wait(timeout: .now() + timeout) == .success }
     if !stopped {
       kill(process.processIdentifier, SIGKILL)
       semaphore.wait()
@@ -118,6 +118,16 @@ struct EmulatorCommandTests {
     let token = try await baas.run(["token"])
     #expect(token.status == 0)
     #expect(token.standardOutput.split(separator: "\n").count == 1)
+    let refreshed = try await baas.run(["token", "--refresh"])
+    if backend == "ncmb" {
+      // NCMB has no tokenRefresh capability: no silent "refresh" that returns the same token.
+      #expect(refreshed.status == 1, "\(refreshed.allOutput)")
+      #expect(refreshed.standardOutput.isEmpty)
+      #expect(refreshed.standardError.contains("unsupported"))
+      #expect(refreshed.standardError.contains("tokenRefresh"))
+    } else {
+      #expect(refreshed.status == 0, "\(refreshed.allOutput)")
+    }
 
     let signOut = try await baas.run(["signout"])
     #expect(signOut.status == 0, "\(signOut.allOutput)")

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("baas --json shapes, errors and exit codes")
 struct OutputShapeTests {
-  @Test("signup --json prints exactly {\"user\":{id,email,username,providers}}")
+  @Test(
+    "signup --json prints exactly {\"user\":{id,email,username,phoneNumber,isAnonymous,providers}}"
+  )
   func userShape() async throws {
     let baas = try Baas()
     defer { baas.cleanUp() }
@@ -16,7 +18,10 @@ struct OutputShapeTests {
     let json = try result.json()
     #expect(Set(json.keys) == ["user"])
     let user = try #require(json["user"] as? [String: Any])
-    #expect(Set(user.keys) == ["id", "email", "username", "providers"])
+    #expect(
+      Set(user.keys) == ["id", "email", "username", "phoneNumber", "isAnonymous", "providers"])
+    #expect(user["phoneNumber"] is NSNull)
+    #expect(user["isAnonymous"] as? Bool == false)
   }
 
   @Test("a failed operation prints {\"error\":{code,backendCode,message}} and exits 1")

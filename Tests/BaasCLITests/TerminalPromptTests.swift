@@ -67,4 +67,56 @@ struct TerminalPromptTests {
     let whoami = try await baas.run(["whoami"])
     #expect(whoami.standardOutput.contains(account.email))
   }
+
+  @Test(
+    "a signal at the password prompt restores the terminal's echo before the process dies",
+    arguments: [SIGINT, SIGTERM, SIGHUP])
+  func signalAtPromptRestoresEcho(signalNumber: Int32) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let executable = try #require(Baas.executable)
+    var master: Int32 = -1
+    var terminal: Int32 = -1
+    try #require(openpty(&master, &terminal, nil, nil, nil) == 0)
+    defer { close(master) }
+    // A second descriptor on the terminal side, kept open to read its settings afterwards.
+    let probe = dup(terminal)
+    try #require(probe >= 0)
+    defer { close(probe) }
+    var before = termios()
+    try #require(tcgetattr(probe, &before) == 0)
+    try #require(before.c_lflag & tcflag_t(ECHO) != 0, "the new terminal has echo off")
+
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["signin", "--email", uniqueAccount().email]
+    process.environment = ["BAAS_HOME": baas.home.path, "HOME": baas.home.path]
+    let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: true)
+    process.standardInput = handle
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    try handle.close()
+    let pid = process.processIdentifier
+    let watchdog = Task.detached {
+      try await Task.sleep(for: .seconds(30))
+      kill(pid, SIGKILL)
+    }
+    defer { watchdog.cancel() }
+
+    let prompt = readTerminal(master, seconds: 20, until: "Password: ")
+    try #require(prompt.contains("Password: "))
+    var during = termios()
+    try #require(tcgetattr(probe, &during) == 0)
+    #expect(during.c_lflag & tcflag_t(ECHO) == 0, "echo is on at the prompt")
+
+    kill(pid, signalNumber)
+    _ = readTerminal(master, seconds: 5)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == signalNumber)
+    var after = termios()
+    try #require(tcgetattr(probe, &after) == 0)
+    #expect(after.c_lflag & tcflag_t(ECHO) != 0, "the terminal was left with echo off")
+  }
 }

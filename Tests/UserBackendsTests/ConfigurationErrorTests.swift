@@ -45,7 +45,7 @@ struct ConfigurationErrorTests {
     environment["BAAS_BACKEND"] = "parse"
     let error = try expectConfigurationError(environment)
     #expect(error.kind == .unknownBackend)
-    #expect(error.setting == "BAAS_BACKEND")
+    #expect(error.setting == "BAAS_BACKEND (config key backend)")
     #expect(error.description.contains("fake, firebase, ncmb"))
   }
 

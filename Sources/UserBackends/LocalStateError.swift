@@ -1,0 +1,116 @@
+import FakeUserBackend
+import Foundation
+import UserBackendKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension BackendConfigurationError {
+  /// The state directory's setting, `BAAS_HOME (config key home)`, that local state
+  /// problems name.
+  public static let stateDirectorySetting = BackendConfiguration.settingName(
+    ConfigurationVariable.home, "home")
+
+  /// A problem with a file in the state directory (a session file, the fake's database):
+  /// `.invalidSetting` naming ``stateDirectorySetting``, with the reason
+  /// `"cannot <action> <path>: <problem>"`, e.g. `"cannot write the session file
+  /// /home/u/.local/state/baas/fake.session.json: Permission denied"`. Paths are not
+  /// secrets; file contents never appear.
+  public static func stateFile(_ action: String, path: String, problem: String)
+    -> BackendConfigurationError
+  {
+    BackendConfigurationError(
+      .invalidSetting, setting: stateDirectorySetting,
+      reason: "cannot \(action) \(path): \(problem)")
+  }
+
+  /// `error` as a local state problem, when it is one: a ``UserBackendKit/POSIXFileError``,
+  /// a Foundation file error (`CocoaError` with a file path), or the fake store's
+  /// `UserStoreError.database`; `nil` for anything else.
+  ///
+  /// - Parameters:
+  ///   - file: what the file is, for the message (`"the session file"`); `nil` names the
+  ///     file by its path only.
+  ///   - action: what was being done (`"read"`, `"write"`).
+  ///   - path: the file, when the error does not carry its own path.
+  public static func localState(
+    _ error: any Error, file: String? = nil, action: String = "use", path: String? = nil
+  ) -> BackendConfigurationError? {
+    func subject(_ errorPath: String?) -> String {
+      let named = path ?? errorPath ?? "a file in the state directory"
+      return file.map { "\($0) \(named)" } ?? named
+    }
+    switch error {
+    case let error as BackendConfigurationError:
+      return error
+    case let error as POSIXFileError:
+      return stateFile(
+        action, path: subject(error.path), problem: String(cString: strerror(error.code)))
+    case UserStoreError.database(let message):
+      return stateFile(action, path: subject(nil), problem: message)
+    case let error as CocoaError where error.isFileError:
+      return stateFile(action, path: subject(error.filePath), problem: fileProblem(error))
+    default:
+      return nil
+    }
+  }
+
+  /// The `strerror` text of a Foundation file error's underlying POSIX error, else a short
+  /// description of its code.
+  static func fileProblem(_ error: CocoaError) -> String {
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey]
+    if let posix = underlying as? POSIXError {
+      return String(cString: strerror(posix.code.rawValue))
+    }
+    if let underlying = underlying as? NSError, underlying.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    switch error.code {
+    case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+    case .fileWriteOutOfSpace: return "no space left on the device"
+    case .fileWriteVolumeReadOnly: return "read-only file system"
+    case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
+    default: return "file error \(error.code.rawValue)"
+    }
+  }
+}
+
+/// A ``UserBackendKit/FileSessionStore`` whose I/O errors become
+/// ``BackendConfigurationError``s naming `BAAS_HOME` and the session file (with the
+/// `strerror` text), so a command line reports "cannot write the session file …" rather
+/// than a Foundation error dump.
+struct LocalSessionStore: SessionStore {
+  let base: FileSessionStore
+
+  func load() async throws -> PersistedAuthState {
+    do {
+      return try await base.load()
+    } catch {
+      throw mapped(error, action: "read")
+    }
+  }
+
+  func save(_ state: PersistedAuthState) async throws {
+    do {
+      try await base.save(state)
+    } catch {
+      throw mapped(error, action: "write")
+    }
+  }
+
+  func clear() async throws {
+    do {
+      try await base.clear()
+    } catch {
+      throw mapped(error, action: "remove")
+    }
+  }
+
+  private func mapped(_ error: any Error, action: String) -> any Error {
+    BackendConfigurationError.localState(
+      error, file: "the session file", action: action, path: base.fileURL.path) ?? error
+  }
+}

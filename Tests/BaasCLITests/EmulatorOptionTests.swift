@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite("baas emulator: --host and --data problems are clear")
+struct EmulatorOptionTests {
+  @Test("a non-IPv4 --host is a usage error", arguments: ["::1", "[::1]", "example.com"])
+  func nonIPv4Host(host: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(["emulator", "--host", host, "--port", "0"], timeout: 20)
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("--host"))
+  }
+
+  @Test("--data in a missing directory: cannot open the data file, exit 2")
+  func missingDataDirectory() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let path = baas.home.appendingPathComponent("no/such/dir/users.sqlite").path
+    let result = try await baas.run(["emulator", "--port", "0", "--data", path], timeout: 20)
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("cannot open the data file \(path)"))
+    #expect(!result.standardError.contains("database("))
+  }
+
+  @Test("--host 0.0.0.0 warns that the emulator should stay on loopback")
+  func allInterfacesWarning() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let emulator = try await RunningEmulator.start(in: baas.home, host: "0.0.0.0")
+    let stopped = await emulator.stop()
+    #expect(stopped.status == 0)
+    #expect(stopped.standardError.contains("warning"), "\(stopped.standardError)")
+    #expect(stopped.standardError.contains("any API key"))
+  }
+}
