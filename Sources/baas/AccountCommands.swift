@@ -217,17 +217,26 @@ enum AccountCommands {
       throw UsageError("--email E or --username U is required", command: command)
     }
     let context = context.merging(options)
+    let verb = command == "signup" ? "Signed up and signed in" : "Signed in"
+    let success: @Sendable (User?) -> [String] = { user in
+      ["\(verb) as \(user.map(HumanOutput.describe) ?? "?")."]
+    }
+    // The configuration is checked before the password is asked for, so a missing key
+    // is reported at once instead of after a prompt.
+    let backend: any UserBackend
+    do {
+      backend = try context.makeBackend()
+    } catch {
+      return await report(
+        json: options.has("json"), context: context, { throw error }, success: success)
+    }
     let password = try PasswordInput.read(
       fromStandardInput: options.has("password-stdin"), environment: context.environment,
       command: command)
-    let verb = command == "signup" ? "Signed up and signed in" : "Signed in"
     return await report(
       json: options.has("json"), context: context,
-      {
-        let backend = try context.makeBackend()
-        return try await operation(backend, PasswordCredential(identifier, password: password))
-      },
-      success: { user in ["\(verb) as \(user.map(HumanOutput.describe) ?? "?")."] })
+      { try await operation(backend, PasswordCredential(identifier, password: password)) },
+      success: success)
   }
 }
 

@@ -75,7 +75,10 @@ struct ParsedOptions {
         if let inlineValue {
           value = inlineValue
         } else {
-          guard index < arguments.count else {
+          // A known option in the value's place means the value was left out
+          // (`--email --json`); a value that really starts with "--" can be given as
+          // `--email=--value`.
+          guard index < arguments.count, !isOption(arguments[index], spec: spec) else {
             throw UsageError("--\(name) needs a value", command: command)
           }
           value = arguments[index]
@@ -105,6 +108,15 @@ struct ParsedOptions {
         command: command)
     }
     return parsed
+  }
+
+  /// `true` when `argument` names an option of `spec`, a global option or `--help`.
+  private static func isOption(_ argument: String, spec: OptionSpec) -> Bool {
+    guard argument.hasPrefix("-"), argument != "-" else { return false }
+    if argument == "--help" || argument == "-h" || argument == "--" { return true }
+    let name = String(argument.drop(while: { $0 == "-" }).prefix(while: { $0 != "=" }))
+    return spec.valued.contains(name) || spec.flags.contains(name)
+      || OptionSpec.globalValued.contains(name) || name == "password"
   }
 }
 

@@ -80,6 +80,7 @@ struct OutputShapeTests {
       ["--backend"], ["--bogus", "whoami"], ["verify", "--format", "yaml"],
       ["cassette"], ["cassette", "polish"], ["ncmb", "sign", "GET"],
       ["signin", "--anonymous", "--email", "a@b.c"], ["whoami", "--json=yes"],
+      ["signup", "--email", "--json"], ["signin", "--username", "--password-stdin"],
     ])
   func usage(arguments: [String]) async throws {
     let baas = try Baas()
@@ -87,6 +88,15 @@ struct OutputShapeTests {
     let result = try await baas.run(arguments, environment: ["BAAS_PASSWORD": "secret-pw-1"])
     #expect(result.status == 2, "\(arguments): \(result.allOutput)")
     #expect(result.standardError.contains("usage"))
+  }
+
+  @Test("a configuration error is reported before any password is asked for")
+  func configurationBeforePassword() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(["--backend", "ncmb", "signin", "--username", "u"])
+    #expect(result.status == 2)
+    #expect(result.standardError.contains("NCMB_APPLICATION_KEY"), "\(result.allOutput)")
   }
 
   @Test("an unknown --backend exits 2 and lists the backends")
