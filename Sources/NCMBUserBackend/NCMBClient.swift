@@ -95,7 +95,8 @@ struct NCMBClient: Sendable {
   ///
   /// - Returns: the 2xx answer.
   /// - Throws: ``NCMBServerError`` for an NCMB error body; ``UserBackendError`` with
-  ///   `.network` (no answer, cancelled), `.malformedResponse` (an error status without an
+  ///   `.network` (no answer, cancelled), `.rateLimited` / `.server` (a 429 / 5xx status
+  ///   without an NCMB error body), `.malformedResponse` (another error status without an
   ///   NCMB error body, a response-signature mismatch) or `.misconfigured` (base URL).
   func send(_ endpoint: NCMBEndpoint, sessionToken: String?) async throws -> NCMBAnswer {
     let request = try request(for: endpoint, sessionToken: sessionToken)
@@ -115,10 +116,19 @@ struct NCMBClient: Sendable {
       guard let body = try? JSONDecoder().decode(NCMBErrorBody.self, from: response.body),
         !body.code.isEmpty
       else {
-        throw UserBackendError(
-          .malformedResponse(
-            reason: "the \(endpoint.name) answer has HTTP status \(response.status) "
-              + "without an NCMB error body"))
+        // No NCMB body: a gateway or proxy answered. Its status still says what happened.
+        let retryAfter = RetryAfter.parse(response.headerFields["Retry-After"])
+        let reason =
+          "the \(endpoint.name) answer has HTTP status \(response.status) "
+          + "without an NCMB error body"
+        if response.status == 429 {
+          throw UserBackendError(.rateLimited(retryAfter: retryAfter), message: reason)
+        }
+        if response.status >= 500 {
+          throw UserBackendError(
+            .server(status: response.status, code: nil, message: nil), message: reason)
+        }
+        throw UserBackendError(.malformedResponse(reason: reason))
       }
       throw NCMBServerError(
         status: response.status, code: body.code, message: body.error,

@@ -217,8 +217,8 @@ struct NCMBErrorTests {
   @Test(
     "bodies that are not NCMB JSON are malformed responses",
     arguments: [
-      (500, "<html>Bad Gateway</html>"), (401, #"{"code":"E4010"#), (503, ""),
-      (400, #"{"error":"no code"}"#), (200, #"{"objectId":"x","sessionTo"#),
+      (401, #"{"code":"E4010"#), (400, #"{"error":"no code"}"#),
+      (200, #"{"objectId":"x","sessionTo"#),
       (200, #"{"userName":"alice","sessionToken":"t"}"#), (200, #"{"objectId":"x"}"#),
       (200, #"{"objectId":7,"sessionToken":"t"}"#),
     ])
@@ -231,6 +231,21 @@ struct NCMBErrorTests {
     }
     #expect(error.code.name == "malformedResponse")
     #expect(try await store.load().session == nil)
+  }
+
+  @Test(
+    "a gateway's 429 or 5xx without an NCMB body keeps its meaning",
+    arguments: [
+      (429, "", "rateLimited"), (500, "<html>Bad Gateway</html>", "server"),
+      (503, "", "server"),
+    ])
+  func gatewayStatus(_ status: Int, _ body: String, _ expected: String) async throws {
+    let transport = StubTransport([Fixture.response(status, body)])
+    let backend = try Fixture.backend(transport)
+    let error = try await #require(throws: UserBackendError.self) {
+      try await backend.signIn(.username("alice", password: "secret1"))
+    }
+    #expect(error.code.name == expected)
   }
 
   @Test("transport failures are network errors and keep the session")
