@@ -30,10 +30,16 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
     case phoneNumber = "phone_number"
   }
 
-  /// The claims of `idToken`, or `nil` when it is not a readable JWT.
+  /// The claims of `idToken`, or `nil` when it is not a readable JWT. Read from the
+  /// parsed token's claims rather than decoded a second time (`baas bench`).
   static func read(_ idToken: String) -> FirebaseIDTokenClaims? {
     guard let token = try? JSONWebToken(parsing: idToken) else { return nil }
-    return try? JSONDecoder().decode(FirebaseIDTokenClaims.self, from: token.payload)
+    return FirebaseIDTokenClaims(
+      sub: token.stringClaim("sub"), exp: token.numericClaim("exp"),
+      email: token.stringClaim("email"), phoneNumber: token.stringClaim("phone_number"),
+      name: token.stringClaim("name"),
+      firebase: FirebaseClaim(signInProvider: token.stringClaim("sign_in_provider", in: "firebase"))
+    )
   }
 }
 

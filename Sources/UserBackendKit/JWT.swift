@@ -48,6 +48,8 @@ public struct JSONWebToken: Sendable, Hashable {
   private let stringClaims: [String: String]
   /// Top-level numeric claims, read once at parse time.
   private let numericClaims: [String: Double]
+  /// String members of top-level object claims (`firebase.sign_in_provider`), read once.
+  private let nestedStringClaims: [String: [String: String]]
 
   /// Errors reading a token.
   public enum ParseError: Error, Sendable, Hashable {
@@ -82,15 +84,19 @@ public struct JSONWebToken: Sendable, Hashable {
     self.signature = String(parts[2])
     var strings: [String: String] = [:]
     var numbers: [String: Double] = [:]
+    var nested: [String: [String: String]] = [:]
     for (name, value) in claims {
       if let text = value as? String {
         strings[name] = text
       } else if let number = value as? NSNumber {
         numbers[name] = number.doubleValue
+      } else if let object = value as? [String: Any] {
+        nested[name] = object.compactMapValues { $0 as? String }
       }
     }
     self.stringClaims = strings
     self.numericClaims = numbers
+    self.nestedStringClaims = nested
   }
 
   /// A numeric claim (`exp`, `iat`, `auth_time`) in seconds since 1970.
@@ -98,6 +104,12 @@ public struct JSONWebToken: Sendable, Hashable {
 
   /// A string claim (`sub`, `email`, `nonce`).
   public func stringClaim(_ name: String) -> String? { stringClaims[name] }
+
+  /// A string member of an object claim, e.g. `stringClaim("sign_in_provider", in:
+  /// "firebase")` for Firebase's `{"firebase": {"sign_in_provider": "password"}}`.
+  public func stringClaim(_ name: String, in object: String) -> String? {
+    nestedStringClaims[object]?[name]
+  }
 
   /// Two tokens are equal when their segments are.
   public static func == (lhs: JSONWebToken, rhs: JSONWebToken) -> Bool {

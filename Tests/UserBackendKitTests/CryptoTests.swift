@@ -72,6 +72,20 @@ func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joine
     #expect(parsed.stringClaim("missing") == nil)
   }
 
+  @Test func objectClaimMembersAndTypes() throws {
+    let token = JSONWebToken.unsigned(claims: [
+      "firebase": ["sign_in_provider": "password", "identities": ["email": ["a@b.c"]]],
+      "email": "a@b.c", "iat": 12, "email_verified": false,
+    ])
+    let parsed = try JSONWebToken(parsing: token)
+    #expect(parsed.stringClaim("sign_in_provider", in: "firebase") == "password")
+    #expect(parsed.stringClaim("identities", in: "firebase") == nil)
+    #expect(parsed.stringClaim("sign_in_provider", in: "email") == nil)
+    #expect(parsed.numericClaim("iat") == 12)
+    #expect(parsed.stringClaim("iat") == nil)
+    #expect(parsed.numericClaim("email") == nil)
+  }
+
   @Test(arguments: [
     ("a.b", JSONWebToken.ParseError.wrongSegmentCount(2)),
     ("a.b.c.d", .wrongSegmentCount(4)),
