@@ -5,14 +5,17 @@ public enum CredentialValidation {
   /// The minimum password length every backend enforces (Firebase's rule).
   public static let minimumPasswordLength = 6
 
-  /// Trims surrounding whitespace and lower-cases an email address.
+  /// Trims surrounding whitespace, applies Unicode canonical composition (NFC) and
+  /// lower-cases an email address, so that `é` typed precomposed or as `e` + U+0301 is
+  /// one account: stores compare bytes, not canonical equivalence.
   public static func canonicalEmail(_ email: String) -> String {
-    email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    email.trimmingCharacters(in: .whitespacesAndNewlines)
+      .precomposedStringWithCanonicalMapping.lowercased()
   }
 
   /// Checks an email: non-empty after trimming (`invalidInput(field: "email")`), exactly
-  /// one `@` with text on both sides and at most ``maximumEmailLength`` characters
-  /// (`invalidEmail`).
+  /// one `@` with text on both sides, no control or format characters and at most
+  /// ``maximumEmailLength`` characters (`invalidEmail`).
   ///
   /// - Returns: the canonical email.
   /// - Throws: ``UserBackendError``.
@@ -24,7 +27,12 @@ public enum CredentialValidation {
     }
     let parts = canonical.split(separator: "@", omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-      !canonical.contains(where: { $0.isWhitespace }), canonical.count <= maximumEmailLength
+      !canonical.contains(where: { $0.isWhitespace }), canonical.count <= maximumEmailLength,
+      !canonical.unicodeScalars.contains(where: {
+        // Control and format characters (U+202E RIGHT-TO-LEFT OVERRIDE, zero-width
+        // joiners) make an address that displays as another.
+        $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+      })
     else {
       throw UserBackendError(.invalidEmail, message: "The email address is malformed.")
     }

@@ -87,6 +87,19 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
     #expect(try fixture.store.userCount() == 1)
   }
 
+  @Test func duplicateSignUpIsRefusedAcrossUnicodeNormalisationForms() async throws {
+    let fixture = try Fixture()
+    _ = try await fixture.backend.signUp(.email("caf\u{E9}@example.com", password: "secret1"))
+    let error = await backendError {
+      try await fixture.backend.signUp(.email("cafe\u{301}@example.com", password: "secret2"))
+    }
+    #expect(error?.code == .accountAlreadyExists)
+    #expect(try fixture.store.userCount() == 1)
+    let session = try await fixture.backend.signIn(
+      .email("CAFE\u{301}@example.com", password: "secret1"))
+    #expect(Array(session.user.email?.utf8 ?? "".utf8) == Array("caf\u{E9}@example.com".utf8))
+  }
+
   @Test(arguments: [
     (
       PasswordCredential.email("", password: "secret1"),

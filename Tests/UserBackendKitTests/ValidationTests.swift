@@ -18,6 +18,9 @@ import UserBackendKit
       (.email("a b@example.com", password: "secret1"), true, "invalidEmail"),
       (.email("a@example.com", password: "12345"), true, "weakPassword:6"),
       (.email("a@example.com", password: "12345"), false, nil),
+      (.email("a\u{202E}b@example.com", password: "secret1"), true, "invalidEmail"),
+      (.email("a\u{200D}b@example.com", password: "secret1"), true, "invalidEmail"),
+      (.email("caf\u{E9}@example.com", password: "secret1"), true, nil),
       (.username("ann", password: "secret1"), true, nil),
       (.username("  ", password: "secret1"), true, "invalidInput:username"),
     ] as [(PasswordCredential, Bool, String?)])
@@ -45,6 +48,15 @@ import UserBackendKit
     let name = try CredentialValidation.validate(
       .username(" Ann ", password: "secret1"), forSignUp: false)
     #expect(name.identifier == .username("Ann"))
+  }
+
+  @Test("canonical emails are NFC: composed and decomposed forms give the same bytes")
+  func canonicalEmailIsNFC() {
+    let decomposed = CredentialValidation.canonicalEmail(" CAFE\u{301}@Example.com")
+    let composed = CredentialValidation.canonicalEmail("caf\u{E9}@example.com")
+    // String == already treats them as equal; stores compare bytes.
+    #expect(Array(decomposed.utf8) == Array(composed.utf8))
+    #expect(Array(composed.utf8) == Array("caf\u{E9}@example.com".utf8))
   }
 
   @Test func credentialDescriptionsNeverShowThePassword() {
