@@ -117,7 +117,7 @@ struct FirebaseClient: Sendable {
       var text = text
       for secret in secrets {
         text = text.replacingOccurrences(of: secret, with: "<redacted>")
-        let encoded = FormEncoding.escape(secret)
+        let encoded = FormURLEncoding.escape(secret)
         if encoded != secret { text = text.replacingOccurrences(of: encoded, with: "<redacted>") }
       }
       return text

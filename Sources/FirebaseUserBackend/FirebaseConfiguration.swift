@@ -207,6 +207,6 @@ struct FirebaseEndpoints: Sendable, Hashable {
     case .secureToken: base = secureToken
     }
     let separator = base.contains("?") ? "&" : "?"
-    return URL(string: base + separator + "key=" + FormEncoding.escape(apiKey))
+    return URL(string: base + separator + "key=" + FormURLEncoding.escape(apiKey))
   }
 }

@@ -58,33 +58,6 @@ func isJSONBool(_ value: Any) -> Bool {
   return value is Bool
 }
 
-/// Percent-encoding for query strings and form bodies.
-enum FormCoding {
-  static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-  /// Percent-decodes `text` (and `+` as a space in form bodies); malformed stays as is.
-  static func decode(_ text: String, plusIsSpace: Bool) -> String {
-    let spaced = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : text
-    return spaced.removingPercentEncoding ?? spaced
-  }
-
-  /// Percent-encodes everything but unreserved characters.
-  static func encode(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-  }
-
-  /// Decoded `(name, value)` pairs of `name=value&…` text.
-  static func pairs(_ text: String, plusIsSpace: Bool) -> [(String, String)] {
-    text.split(separator: "&").map { pair in
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = decode(String(parts[0]), plusIsSpace: plusIsSpace)
-      let value = parts.count > 1 ? decode(String(parts[1]), plusIsSpace: plusIsSpace) : ""
-      return (name, value)
-    }
-  }
-}
-
 /// Finds signed-JWT shapes: `eyJ…` base64url, `.`, base64url, `.`, a non-empty signature.
 enum SignedJWTScanner {
   static func isBase64URL(_ byte: UInt8) -> Bool {

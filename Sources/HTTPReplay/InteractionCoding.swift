@@ -27,7 +27,7 @@ extension HAREntry {
       let stored = BodyCoding.storedText(request.body, mediaType: mimeType)
       postData = HARPostData(mimeType: mimeType, text: stored.text, encoding: stored.encoding)
     }
-    let query = FormCoding.pairs(request.rawQuery ?? "", plusIsSpace: false)
+    let query = FormURLEncoding.pairs(request.rawQuery ?? "", plusIsSpace: false)
     let harRequest = HARRequest(
       method: request.method.rawValue, url: request.url.absoluteString,
       headers: request.headerFields.map { HARNameValue(name: $0.name, value: $0.value) },
@@ -61,7 +61,9 @@ extension HAREntry {
     var body = Data()
     if let postData = request.postData {
       if postData.text == nil, let params = postData.params {
-        let text = params.map { FormCoding.encode($0.name) + "=" + FormCoding.encode($0.value) }
+        let text = params.map {
+          FormURLEncoding.escape($0.name) + "=" + FormURLEncoding.escape($0.value)
+        }
         body = Data(text.joined(separator: "&").utf8)
       } else if let data = BodyCoding.data(text: postData.text, encoding: postData.encoding) {
         body = data

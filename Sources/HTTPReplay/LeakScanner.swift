@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 
 /// The form in which a secret (or a secret-shaped string) was found.
@@ -104,12 +105,14 @@ public enum LeakScanner {
       if seen.insert(bytes).inserted { result.append((form, bytes)) }
     }
     add(.raw, secret)
-    add(.percentEncoded, secret.addingPercentEncoding(withAllowedCharacters: FormCoding.unreserved))
+    add(
+      .percentEncoded,
+      secret.addingPercentEncoding(withAllowedCharacters: FormURLEncoding.unreserved))
     add(
       .percentEncoded,
       secret.addingPercentEncoding(
         withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))))
-    add(.percentEncoded, FormCoding.encode(secret).replacingOccurrences(of: "%20", with: "+"))
+    add(.percentEncoded, FormURLEncoding.escape(secret).replacingOccurrences(of: "%20", with: "+"))
     for once in jsonEscapes(secret) {
       add(.jsonEscaped, once)
       for twice in jsonEscapes(once) { add(.jsonEscaped, twice) }

@@ -182,15 +182,15 @@ struct AliasTable {
     var parts: [String] = []
     for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
       guard let equals = pair.firstIndex(of: "=") else {
-        let decoded = FormCoding.decode(String(pair), plusIsSpace: plusIsSpace)
+        let decoded = FormURLEncoding.decode(String(pair), plusIsSpace: plusIsSpace)
         let redacted = redactText(decoded)
-        parts.append(redacted == decoded ? String(pair) : FormCoding.encode(redacted))
+        parts.append(redacted == decoded ? String(pair) : FormURLEncoding.escape(redacted))
         continue
       }
       let rawName = String(pair[..<equals])
       let rawValue = String(pair[pair.index(after: equals)...])
-      let name = FormCoding.decode(rawName, plusIsSpace: plusIsSpace)
-      let value = FormCoding.decode(rawValue, plusIsSpace: plusIsSpace)
+      let name = FormURLEncoding.decode(rawName, plusIsSpace: plusIsSpace)
+      let value = FormURLEncoding.decode(rawValue, plusIsSpace: plusIsSpace)
       let newValue: String?
       if let rule = rules.first(where: { $0.name == name }) {
         newValue = apply(rule, to: value)
@@ -198,7 +198,8 @@ struct AliasTable {
         newValue = redactText(value)
       }
       guard let newValue else { continue }
-      parts.append(newValue == value ? String(pair) : rawName + "=" + FormCoding.encode(newValue))
+      parts.append(
+        newValue == value ? String(pair) : rawName + "=" + FormURLEncoding.escape(newValue))
     }
     return parts.joined(separator: "&")
   }

@@ -41,7 +41,7 @@ struct RequestShape: Sendable, Hashable {
     method = request.method.rawValue
     host = request.url.host?.lowercased() ?? ""
     path = request.rawPath
-    query = FormCoding.pairs(request.rawQuery ?? "", plusIsSpace: false)
+    query = FormURLEncoding.pairs(request.rawQuery ?? "", plusIsSpace: false)
       .map { Pair(name: $0.0, value: $0.1) }.sorted()
     let mediaType = request.headerFields["Content-Type"]?.lowercased() ?? ""
     if request.body.isEmpty {
@@ -54,7 +54,8 @@ struct RequestShape: Sendable, Hashable {
       let text = String(data: request.body, encoding: .utf8)
     {
       body = .form(
-        FormCoding.pairs(text, plusIsSpace: true).map { Pair(name: $0.0, value: $0.1) }.sorted())
+        FormURLEncoding.pairs(text, plusIsSpace: true).map { Pair(name: $0.0, value: $0.1) }
+          .sorted())
     } else if let text = String(data: request.body, encoding: .utf8) {
       body = .text(text)
     } else {

@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 
 extension NCMBSignature {
@@ -8,18 +9,7 @@ extension NCMBSignature {
   /// This reproduces the official signature example exactly (reference `ncmb-rest.md` §2,
   /// "Percent-encoding"): `{"testKey":"testValue"}` → `%7B%22testKey%22%3A%22testValue%22%7D`.
   public static func percentEncode(_ text: String) -> String {
-    var encoded = ""
-    encoded.reserveCapacity(text.utf8.count)
-    for byte in text.utf8 {
-      if isUnreserved(byte) {
-        encoded.unicodeScalars.append(Unicode.Scalar(byte))
-      } else {
-        encoded += "%"
-        encoded.unicodeScalars.append(hexDigit(byte >> 4))
-        encoded.unicodeScalars.append(hexDigit(byte & 0x0F))
-      }
-    }
-    return encoded
+    FormURLEncoding.escape(text)
   }
 
   /// The percent-encoded query for `items`, in the given order: `key=value` pairs (just
@@ -34,20 +24,5 @@ extension NCMBSignature {
       guard let value = item.value else { return name }
       return name + "=" + percentEncode(value)
     }.joined(separator: "&")
-  }
-
-  private static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      true
-    default:
-      false
-    }
-  }
-
-  private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
-    Unicode.Scalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
   }
 }

@@ -27,18 +27,10 @@ struct WireObject {
   /// replace earlier ones.
   static func parseForm(_ text: String) -> WireObject {
     var fields: [String: Any] = [:]
-    for pair in text.split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = formDecode(parts[0])
-      let value = parts.count > 1 ? formDecode(parts[1]) : ""
+    for (name, value) in FormURLEncoding.pairs(text, plusIsSpace: true) {
       fields[name] = value
     }
     return WireObject(fields)
-  }
-
-  private static func formDecode(_ text: Substring) -> String {
-    let spaced = text.replacingOccurrences(of: "+", with: " ")
-    return spaced.removingPercentEncoding ?? spaced
   }
 
   /// `true` when the key is present (even as `null`).

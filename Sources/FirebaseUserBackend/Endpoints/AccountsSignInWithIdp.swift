@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 
 /// `POST accounts:signInWithIdp` with an OpenID ID token and the raw nonce (Sign in with
@@ -21,7 +22,7 @@ struct SignInWithIdpRequest: FirebaseEndpoint, Encodable, Hashable {
   init(provider: String, idToken: String, rawNonce: String?) {
     var pairs = [("id_token", idToken), ("providerId", provider)]
     if let rawNonce { pairs.append(("nonce", rawNonce)) }
-    postBody = FormEncoding.encode(pairs)
+    postBody = FormURLEncoding.encode(pairs)
   }
 }
 

@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 
 /// `POST securetoken.googleapis.com/v1/token`: exchanges a refresh token for a new ID
@@ -12,7 +13,7 @@ struct RefreshTokenRequest: FirebaseEndpoint, Hashable {
 
   /// `application/x-www-form-urlencoded`.
   func body() throws -> FirebaseRequestBody {
-    let form = FormEncoding.encode([
+    let form = FormURLEncoding.encode([
       ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
     ])
     return FirebaseRequestBody(

@@ -58,20 +58,3 @@ enum FirebaseJSON {
     return try encoder.encode(value)
   }
 }
-
-/// `application/x-www-form-urlencoded` encoding with only RFC 3986 unreserved characters
-/// left as they are (so `+`, `=`, `&`, `/` in values are always escaped).
-enum FormEncoding {
-  private static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-  /// Percent-encodes everything but unreserved characters.
-  static func escape(_ value: String) -> String {
-    value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-  }
-
-  /// `name=value&name=value` in the given order.
-  static func encode(_ pairs: [(String, String)]) -> String {
-    pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
-  }
-}
