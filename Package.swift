@@ -13,15 +13,18 @@ let package = Package(
   name: "UserBackendKit",
   platforms: [.macOS(.v14), .iOS(.v17)],
   products: [
+    // For apps: the port, the factory and the adapters.
     .library(name: "UserBackendKit", targets: ["UserBackendKit"]),
-    .library(name: "BackendHTTP", targets: ["BackendHTTP"]),
-    .library(name: "HTTPReplay", targets: ["HTTPReplay"]),
+    .library(name: "UserBackends", targets: ["UserBackends"]),
     .library(name: "FirebaseUserBackend", targets: ["FirebaseUserBackend"]),
     .library(name: "NCMBUserBackend", targets: ["NCMBUserBackend"]),
     .library(name: "FakeUserBackend", targets: ["FakeUserBackend"]),
+    .library(name: "BackendHTTP", targets: ["BackendHTTP"]),
+    // For tests and tools: replay, the emulator, the contracts and their harnesses.
+    .library(name: "HTTPReplay", targets: ["HTTPReplay"]),
     .library(name: "BackendEmulator", targets: ["BackendEmulator"]),
     .library(name: "UserBackendContracts", targets: ["UserBackendContracts"]),
-    .library(name: "UserBackends", targets: ["UserBackends"]),
+    .library(name: "UserBackendTesting", targets: ["UserBackendTesting"]),
     .executable(name: "baas", targets: ["baas"]),
   ],
   targets: [
@@ -37,52 +40,94 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
 
-    // The port.
+    // The port: depends on system libraries only. docs/ARCHITECTURE.md has the rules;
+    // Tests/ArchitectureTests checks them.
     .target(
       name: "UserBackendKit",
       dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))],
       swiftSettings: strictSettings
     ),
-    .target(name: "BackendHTTP", dependencies: ["UserBackendKit"], swiftSettings: strictSettings),
+    // HTTP values and transports: a leaf, depends on nothing of ours.
+    .target(name: "BackendHTTP", swiftSettings: strictSettings),
+    // What every HTTP adapter needs, written once (transport failures -> portable errors).
     .target(
-      name: "HTTPReplay",
-      dependencies: ["BackendHTTP", "UserBackendKit"],
+      name: "AdapterSupport",
+      dependencies: ["UserBackendKit", "BackendHTTP"],
+      swiftSettings: strictSettings
+    ),
+    // NCMB signature v2, sign and verify: the adapter, the emulator, replay and `baas`.
+    .target(
+      name: "NCMBSigning",
+      dependencies: ["UserBackendKit", "BackendHTTP"],
+      swiftSettings: strictSettings
+    ),
+    // The account database behind the fake and the emulator (SQLite).
+    .target(
+      name: "AccountDatabase",
+      dependencies: ["UserBackendKit", "CSQLite"],
       swiftSettings: strictSettings
     ),
 
     // Adapters (no adapter imports another).
     .target(
       name: "FirebaseUserBackend",
-      dependencies: ["UserBackendKit", "BackendHTTP"],
+      dependencies: ["UserBackendKit", "BackendHTTP", "AdapterSupport"],
       swiftSettings: strictSettings
     ),
     .target(
       name: "NCMBUserBackend",
-      dependencies: ["UserBackendKit", "BackendHTTP"],
+      dependencies: ["UserBackendKit", "BackendHTTP", "AdapterSupport", "NCMBSigning"],
       swiftSettings: strictSettings
     ),
     .target(
       name: "FakeUserBackend",
-      dependencies: ["UserBackendKit", "CSQLite"],
+      dependencies: ["UserBackendKit", "AccountDatabase"],
+      swiftSettings: strictSettings
+    ),
+
+    // Configuration + factory: what an app links.
+    .target(
+      name: "UserBackends",
+      dependencies: [
+        "UserBackendKit", "BackendHTTP", "FirebaseUserBackend", "NCMBUserBackend",
+        "FakeUserBackend",
+      ],
+      swiftSettings: strictSettings
+    ),
+
+    // Test tooling: replay, the emulator, the contracts, and the harnesses that join them.
+    .target(
+      name: "HTTPReplay",
+      dependencies: ["BackendHTTP", "UserBackendKit"],
       swiftSettings: strictSettings
     ),
     .target(
       name: "BackendEmulator",
-      dependencies: ["FakeUserBackend", "BackendHTTP", "UserBackendKit", "NCMBUserBackend"],
+      dependencies: ["UserBackendKit", "BackendHTTP", "AccountDatabase", "NCMBSigning"],
       swiftSettings: strictSettings
     ),
-
-    // Contracts and composition.
     .target(
       name: "UserBackendContracts",
       dependencies: ["UserBackendKit"],
       swiftSettings: strictSettings
     ),
     .target(
-      name: "UserBackends",
+      name: "UserBackendTesting",
       dependencies: [
         "UserBackendKit", "BackendHTTP", "HTTPReplay", "FirebaseUserBackend",
-        "NCMBUserBackend", "FakeUserBackend", "BackendEmulator", "UserBackendContracts",
+        "NCMBUserBackend", "NCMBSigning", "FakeUserBackend", "AccountDatabase",
+        "BackendEmulator", "UserBackendContracts", "UserBackends",
+      ],
+      swiftSettings: strictSettings
+    ),
+
+    // The command-line tool and its benchmarks.
+    .target(
+      name: "BaasBench",
+      dependencies: [
+        "UserBackendKit", "BackendHTTP", "HTTPReplay", "FirebaseUserBackend",
+        "NCMBUserBackend", "FakeUserBackend", "AccountDatabase", "BackendEmulator",
+        "UserBackendContracts", "UserBackendTesting", "UserBackends",
       ],
       swiftSettings: strictSettings
     ),
@@ -90,15 +135,21 @@ let package = Package(
       name: "baas",
       dependencies: [
         "UserBackendKit", "BackendHTTP", "HTTPReplay", "FirebaseUserBackend",
-        "NCMBUserBackend", "FakeUserBackend", "BackendEmulator",
-        "UserBackendContracts", "UserBackends",
+        "NCMBUserBackend", "NCMBSigning", "FakeUserBackend", "AccountDatabase",
+        "BackendEmulator", "UserBackendContracts", "UserBackendTesting", "UserBackends",
+        "BaasBench",
       ],
       swiftSettings: strictSettings
     ),
 
-    // Tests: one target per module, plus the contract suite and the CLI.
+    // Tests: one target per module, plus the contract suite, the CLI and the layout.
     .testTarget(name: "UserBackendKitTests", dependencies: ["UserBackendKit"]),
-    .testTarget(name: "BackendHTTPTests", dependencies: ["BackendHTTP"]),
+    .testTarget(
+      name: "BackendHTTPTests", dependencies: ["BackendHTTP", "AdapterSupport", "UserBackendKit"]),
+    .testTarget(
+      name: "AccountDatabaseTests",
+      dependencies: ["AccountDatabase", "UserBackendKit"]
+    ),
     .testTarget(
       name: "HTTPReplayTests",
       dependencies: ["HTTPReplay", "BackendHTTP", "UserBackendKit"]
@@ -109,14 +160,17 @@ let package = Package(
     ),
     .testTarget(
       name: "NCMBUserBackendTests",
-      dependencies: ["NCMBUserBackend", "BackendHTTP", "UserBackendKit"]
+      dependencies: ["NCMBUserBackend", "NCMBSigning", "BackendHTTP", "UserBackendKit"]
     ),
-    .testTarget(name: "FakeUserBackendTests", dependencies: ["FakeUserBackend", "UserBackendKit"]),
+    .testTarget(
+      name: "FakeUserBackendTests",
+      dependencies: ["FakeUserBackend", "AccountDatabase", "UserBackendKit"]
+    ),
     .testTarget(
       name: "BackendEmulatorTests",
       dependencies: [
-        "BackendEmulator", "FakeUserBackend", "BackendHTTP", "UserBackendKit",
-        "FirebaseUserBackend", "NCMBUserBackend",
+        "BackendEmulator", "AccountDatabase", "BackendHTTP", "UserBackendKit",
+        "FirebaseUserBackend", "NCMBUserBackend", "NCMBSigning",
       ]
     ),
     .testTarget(
@@ -125,12 +179,18 @@ let package = Package(
     ),
     .testTarget(
       name: "UserBackendsTests",
-      dependencies: ["UserBackends", "UserBackendKit", "UserBackendContracts"]),
+      dependencies: [
+        "UserBackends", "UserBackendKit", "UserBackendContracts", "UserBackendTesting",
+      ]
+    ),
     .testTarget(
       name: "ContractTests",
-      dependencies: ["UserBackendContracts", "UserBackends", "UserBackendKit"]
+      dependencies: [
+        "UserBackendContracts", "UserBackendTesting", "UserBackends", "UserBackendKit",
+        "HTTPReplay",
+      ]
     ),
-    .testTarget(name: "BaasCLITests", dependencies: ["baas"]),
+    .testTarget(name: "BaasCLITests", dependencies: ["baas", "BaasBench"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
+import AccountDatabase
 import BackendHTTP
-import FakeUserBackend
 
 /// Both emulated wire protocols over one ``FakeUserBackend/UserStore``, routed by path:
 /// requests whose path has a `/2013-09-01/` segment go to the ``NCMBHandler`` (on any

@@ -1,3 +1,4 @@
+import AccountDatabase
 import Foundation
 import UserBackendKit
 

@@ -1,5 +1,7 @@
+import AdapterSupport
 import BackendHTTP
 import Foundation
+import NCMBSigning
 import UserBackendKit
 
 /// One NCMB API call before signing: method, path below `/2013-09-01/`, query and body.

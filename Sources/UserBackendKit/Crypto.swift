@@ -10,9 +10,9 @@ import Foundation
 /// SHA-256, HMAC-SHA256, PBKDF2-HMAC-SHA256 and random bytes from the platform's
 /// cryptography library: OpenSSL libcrypto on Linux, CryptoKit / CommonCrypto on Apple
 /// platforms. Nothing here is hand-written cryptography.
-public enum Crypto {
+package enum Crypto {
   /// SHA-256 of `data` (32 bytes).
-  public static func sha256(_ data: some DataProtocol) -> Data {
+  package static func sha256(_ data: some DataProtocol) -> Data {
     #if canImport(CryptoKit)
       return Data(SHA256.hash(data: Data(data)))
     #else
@@ -26,12 +26,12 @@ public enum Crypto {
   }
 
   /// SHA-256 of the UTF-8 bytes of `text`, as 64 lower-case hex digits.
-  public static func sha256Hex(_ text: String) -> String {
+  package static func sha256Hex(_ text: String) -> String {
     sha256(Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
   }
 
   /// HMAC-SHA256 of `message` under `key` (32 bytes).
-  public static func hmacSHA256(key: some DataProtocol, message: some DataProtocol) -> Data {
+  package static func hmacSHA256(key: some DataProtocol, message: some DataProtocol) -> Data {
     #if canImport(CryptoKit)
       let code = HMAC<SHA256>.authenticationCode(
         for: Data(message), using: SymmetricKey(data: Data(key)))
@@ -56,7 +56,7 @@ public enum Crypto {
   /// PBKDF2-HMAC-SHA256 of `password` with `salt` and `iterations` rounds.
   ///
   /// - Parameter length: the derived key length in bytes (default 32).
-  public static func pbkdf2SHA256(
+  package static func pbkdf2SHA256(
     password: some DataProtocol, salt: some DataProtocol, iterations: Int, length: Int = 32
   ) -> Data {
     precondition(iterations > 0 && length > 0, "PBKDF2 needs iterations > 0 and length > 0")
@@ -89,13 +89,13 @@ public enum Crypto {
 
   /// `count` bytes from the system's cryptographically secure generator
   /// (`SystemRandomNumberGenerator`).
-  public static func randomBytes(_ count: Int) -> Data {
+  package static func randomBytes(_ count: Int) -> Data {
     var generator = SystemRandomNumberGenerator()
     return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
   }
 
   /// Compares two byte strings in time that depends only on their lengths.
-  public static func constantTimeEquals(_ lhs: some DataProtocol, _ rhs: some DataProtocol) -> Bool
+  package static func constantTimeEquals(_ lhs: some DataProtocol, _ rhs: some DataProtocol) -> Bool
   {
     let a = Array(lhs)
     let b = Array(rhs)

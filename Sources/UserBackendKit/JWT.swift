@@ -1,9 +1,9 @@
 import Foundation
 
 /// Base64url without padding (RFC 4648 §5), as JWTs use it.
-public enum Base64URL {
+package enum Base64URL {
   /// Encodes bytes without padding.
-  public static func encode(_ data: some DataProtocol) -> String {
+  package static func encode(_ data: some DataProtocol) -> String {
     var bytes = Array(Data(data).base64EncodedData())
     while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
     for index in bytes.indices {
@@ -17,7 +17,7 @@ public enum Base64URL {
   }
 
   /// Decodes base64url with or without padding; `nil` when malformed.
-  public static func decode(_ text: some StringProtocol) -> Data? {
+  package static func decode(_ text: some StringProtocol) -> Data? {
     // Byte mapping rather than String.replacingOccurrences: the latter dominated the
     // cost of reading an ID token (`baas bench`, adapter overhead).
     var bytes = Array(text.utf8)
@@ -37,13 +37,13 @@ public enum Base64URL {
 
 /// A JSON Web Token split into its parts, read **without** verifying the signature
 /// (clients read `exp` and identity claims; servers verify).
-public struct JSONWebToken: Sendable, Hashable {
+package struct JSONWebToken: Sendable, Hashable {
   /// The decoded header object as JSON bytes.
-  public let header: Data
+  package let header: Data
   /// The decoded payload (claims) as JSON bytes.
-  public let payload: Data
+  package let payload: Data
   /// The signature segment as sent (base64url), empty for an unsigned token.
-  public let signature: String
+  package let signature: String
   /// Top-level string claims, read once at parse time.
   private let stringClaims: [String: String]
   /// Top-level numeric claims, read once at parse time.
@@ -52,7 +52,7 @@ public struct JSONWebToken: Sendable, Hashable {
   private let nestedStringClaims: [String: [String: String]]
 
   /// Errors reading a token.
-  public enum ParseError: Error, Sendable, Hashable {
+  package enum ParseError: Error, Sendable, Hashable {
     /// Not three dot-separated segments.
     case wrongSegmentCount(Int)
     /// A segment is not base64url.
@@ -63,7 +63,7 @@ public struct JSONWebToken: Sendable, Hashable {
 
   /// Splits and decodes `token`.
   /// - Throws: ``ParseError``.
-  public init(parsing token: String) throws {
+  package init(parsing token: String) throws {
     let parts = token.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
     guard parts.count == 3 else { throw ParseError.wrongSegmentCount(parts.count) }
     guard let header = Base64URL.decode(parts[0]) else {
@@ -100,36 +100,36 @@ public struct JSONWebToken: Sendable, Hashable {
   }
 
   /// A numeric claim (`exp`, `iat`, `auth_time`) in seconds since 1970.
-  public func numericClaim(_ name: String) -> TimeInterval? { numericClaims[name] }
+  package func numericClaim(_ name: String) -> TimeInterval? { numericClaims[name] }
 
   /// A string claim (`sub`, `email`, `nonce`).
-  public func stringClaim(_ name: String) -> String? { stringClaims[name] }
+  package func stringClaim(_ name: String) -> String? { stringClaims[name] }
 
   /// A string member of an object claim, e.g. `stringClaim("sign_in_provider", in:
   /// "firebase")` for Firebase's `{"firebase": {"sign_in_provider": "password"}}`.
-  public func stringClaim(_ name: String, in object: String) -> String? {
+  package func stringClaim(_ name: String, in object: String) -> String? {
     nestedStringClaims[object]?[name]
   }
 
   /// Two tokens are equal when their segments are.
-  public static func == (lhs: JSONWebToken, rhs: JSONWebToken) -> Bool {
+  package static func == (lhs: JSONWebToken, rhs: JSONWebToken) -> Bool {
     lhs.header == rhs.header && lhs.payload == rhs.payload && lhs.signature == rhs.signature
   }
 
   /// Hashes the segments.
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(header)
     hasher.combine(payload)
     hasher.combine(signature)
   }
 
   /// The `exp` claim as a date.
-  public var expiresAt: Date? { numericClaim("exp").map(Date.init(timeIntervalSince1970:)) }
+  package var expiresAt: Date? { numericClaim("exp").map(Date.init(timeIntervalSince1970:)) }
 
   /// Encodes an **unsigned** token (`alg: none`, empty signature) from JSON-serialisable
   /// claims, with sorted keys so the output is deterministic. Used by the fake, the
   /// emulator and cassette redaction.
-  public static func unsigned(
+  package static func unsigned(
     claims: [String: Any], header: [String: Any] = ["alg": "none", "typ": "JWT"]
   )
     -> String

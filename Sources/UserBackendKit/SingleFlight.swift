@@ -3,17 +3,17 @@
 ///
 /// Used for token refresh: N concurrent callers with an expired token cause exactly one
 /// refresh request, keyed by the refresh token.
-public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
+package actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
   private var inFlight: [Key: Task<Value, any Error>] = [:]
 
   /// An empty group.
-  public init() {}
+  package init() {}
 
   /// Runs `operation` for `key`, or joins the run already in flight for it.
   ///
   /// The shared operation is not cancelled when one caller is cancelled.
   /// - Throws: the operation's error, to every caller that joined it.
-  public func run(
+  package func run(
     key: Key, _ operation: @escaping @Sendable () async throws -> Value
   ) async throws -> Value {
     if let task = inFlight[key] { return try await task.value }

@@ -1,3 +1,4 @@
+import AccountDatabase
 import BackendHTTP
 import FakeUserBackend
 import FirebaseUserBackend

@@ -1,6 +1,7 @@
+import AccountDatabase
 import BackendEmulator
-import FakeUserBackend
 import Dispatch
+import FakeUserBackend
 import Foundation
 import Synchronization
 import UserBackends

@@ -1,5 +1,6 @@
 import Foundation
 import UserBackendContracts
+import UserBackendTesting
 import UserBackends
 
 /// `record` and the cassette commands.

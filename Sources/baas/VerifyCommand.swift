@@ -1,5 +1,6 @@
 import Foundation
 import UserBackendContracts
+import UserBackendTesting
 import UserBackends
 
 /// `verify`: runs the contract suite on the offline harnesses.

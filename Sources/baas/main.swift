@@ -1,4 +1,5 @@
 // baas: the UserBackendKit command line. See `baas --help` and README.md.
+import BaasBench
 import Foundation
 import UserBackendKit
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import baas
+@testable import BaasBench
 
 @Suite("baas bench: statistics, ratio flags and report rendering (no timing)")
 struct BenchStatisticsTests {

@@ -1,7 +1,9 @@
+import AccountDatabase
 import BackendEmulator
 import BackendHTTP
 import FakeUserBackend
 import Foundation
+import NCMBSigning
 import NCMBUserBackend
 import Testing
 import UserBackendKit

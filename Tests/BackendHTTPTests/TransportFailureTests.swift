@@ -1,3 +1,4 @@
+import AdapterSupport
 import BackendHTTP
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UserBackendContracts
+import UserBackendTesting
 import UserBackends
 
 /// The contract suite: every file in `Contracts/` on every harness.

@@ -1,9 +1,11 @@
 import Foundation
+import HTTPReplay
 import Testing
 import UserBackendContracts
 import UserBackendKit
 
-@testable import UserBackends
+@testable import UserBackendTesting
+import UserBackends
 
 /// A fresh temporary directory for one test.
 func makeTemporaryDirectory() throws -> URL {

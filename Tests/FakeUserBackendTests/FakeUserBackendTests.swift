@@ -1,3 +1,4 @@
+@testable import AccountDatabase
 import Foundation
 import Testing
 import UserBackendKit

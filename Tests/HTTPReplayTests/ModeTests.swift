@@ -120,11 +120,4 @@ struct ModeTests {
     #expect(verifier.drift.first?.live == "number")
     #expect(throws: ReplayError.self) { try verifier.assertNoDrift() }
   }
-
-  @Test("the benchmark replays the requested number of distinct requests")
-  func benchmark() async throws {
-    let result = try await ReplayBenchmark.measure(entries: 200, requests: 50)
-    #expect(result.entries == 200)
-    #expect(result.requests == 50)
-  }
 }

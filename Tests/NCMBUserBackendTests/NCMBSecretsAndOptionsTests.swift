@@ -1,5 +1,6 @@
 import BackendHTTP
 import Foundation
+import NCMBSigning
 import NCMBUserBackend
 import Testing
 import UserBackendKit

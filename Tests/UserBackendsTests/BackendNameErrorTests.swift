@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UserBackendContracts
+import UserBackendTesting
 import UserBackends
 
 /// Where an unknown backend name can come from.

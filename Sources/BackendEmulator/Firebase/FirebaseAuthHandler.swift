@@ -1,5 +1,5 @@
+import AccountDatabase
 import BackendHTTP
-import FakeUserBackend
 import Foundation
 
 /// Firebase Authentication REST over a ``FakeUserBackend/UserStore``: Identity Toolkit

@@ -1,4 +1,4 @@
-import FakeUserBackend
+import AccountDatabase
 import Foundation
 import UserBackendKit
 

@@ -1,5 +1,5 @@
+import AccountDatabase
 import BackendHTTP
-import FakeUserBackend
 import Foundation
 
 /// An NCMB error answer: `{"code":"E409001","error":"userName is duplication."}` with

@@ -1,7 +1,7 @@
+import AccountDatabase
 import BackendHTTP
-import FakeUserBackend
 import Foundation
-import NCMBUserBackend
+import NCMBSigning
 
 /// NCMB (NIFCLOUD mobile backend) user REST API over a ``FakeUserBackend/UserStore``,
 /// following `reference/ncmb-rest.md` §1–§4.

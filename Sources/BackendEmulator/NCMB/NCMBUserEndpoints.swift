@@ -1,5 +1,5 @@
+import AccountDatabase
 import BackendHTTP
-import FakeUserBackend
 import Foundation
 import UserBackendKit
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPReplay
 import UserBackendContracts
 import UserBackendKit
+import UserBackends
 
 /// A contract harness that runs each contract against a live Firebase or NCMB server (or
 /// the local emulator) through a `RecordingTransport`, and writes one cassette per passed

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import UserBackendTesting
 import UserBackends
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 import UserBackendKit
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@testable import FakeUserBackend
+@testable import AccountDatabase
 
 /// A fresh directory under the system temporary directory, unique per call.
 func makeTemporaryDirectory() throws -> URL {

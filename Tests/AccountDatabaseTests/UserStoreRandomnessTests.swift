@@ -1,6 +1,7 @@
-import FakeUserBackend
 import Foundation
 import Testing
+
+@testable import AccountDatabase
 import UserBackendKit
 
 @Suite struct UserStoreRandomnessTests {

@@ -1,5 +1,6 @@
 import Foundation
 import UserBackendContracts
+import UserBackends
 
 /// The registry of contract harnesses `baas verify` and the contract tests run: one place
 /// that maps a harness name to a ``UserBackendContracts/ContractHarness``.

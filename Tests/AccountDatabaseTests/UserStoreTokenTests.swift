@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@testable import FakeUserBackend
+@testable import AccountDatabase
 
 @Suite struct UserStoreTokenTests {
   @Test func refreshTokensAreOpaqueAndStoredHashed() throws {

@@ -1,3 +1,4 @@
+import AccountDatabase
 import FakeUserBackend
 import Foundation
 import UserBackendContracts

@@ -1,6 +1,7 @@
 import BackendHTTP
 import Foundation
 import HTTPReplay
+import NCMBSigning
 import NCMBUserBackend
 import UserBackendContracts
 import UserBackendKit

@@ -1,5 +1,6 @@
 import BackendHTTP
 import Foundation
+import HTTPReplay
 
 /// Measures replay matching, for `baas bench`.
 public enum ReplayBenchmark {

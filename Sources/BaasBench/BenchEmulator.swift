@@ -1,3 +1,4 @@
+import AccountDatabase
 import BackendEmulator
 import BackendHTTP
 import FakeUserBackend

@@ -2,6 +2,7 @@ import BackendHTTP
 import Foundation
 import UserBackendContracts
 import UserBackendKit
+import UserBackends
 
 /// Runs contracts against a live Firebase project or NCMB-compatible server over
 /// `URLSessionTransport` (`firebase-live`, `ncmb-live`), with the credentials of a

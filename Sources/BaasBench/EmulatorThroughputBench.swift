@@ -1,3 +1,4 @@
+import AccountDatabase
 import Dispatch
 import FakeUserBackend
 import Foundation

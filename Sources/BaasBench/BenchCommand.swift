@@ -4,9 +4,9 @@ import Foundation
 /// single-flight refresh, the emulator, the fake and the command's own start-up, and prints
 /// a table (or one JSON object) with medians, spreads and ratios against their targets.
 /// Tests never assert on time; this command is where time is measured.
-enum BenchCommand {
+public enum BenchCommand {
   /// The help text.
-  static let help = """
+  public static let help = """
     usage: baas bench [--quick] [--json] [--only LIST]
 
     Measures performance and prints a table of medians with their spread (p10–p90 and
@@ -51,7 +51,7 @@ enum BenchCommand {
 
   /// Runs the benchmark with `arguments` (everything after `bench`) and returns the exit
   /// status: 0 done, 1 a group could not run, 2 usage error.
-  static func run(arguments: [String]) async -> Int32 {
+  public static func run(arguments: [String]) async -> Int32 {
     if arguments.first == ProcessBench.measureOption {
       return ProcessBench.measureChild(Array(arguments.dropFirst()))
     }

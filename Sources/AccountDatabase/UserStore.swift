@@ -292,7 +292,7 @@ public final class UserStore: Sendable {
 
   /// Spends the same PBKDF2 work as a real check, so an unknown account takes as long to
   /// reject as a wrong password.
-  func burnPasswordHash(_ password: String) {
+  package func burnPasswordHash(_ password: String) {
     _ = Crypto.pbkdf2SHA256(
       password: Data(password.utf8), salt: Data(count: 16), iterations: passwordHashIterations)
   }
