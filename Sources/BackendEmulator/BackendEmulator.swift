@@ -5,7 +5,7 @@ import BackendHTTP
 /// requests whose path has a `/2013-09-01/` segment go to the ``NCMBHandler`` (on any
 /// host), everything else to the ``FirebaseAuthHandler`` (production hosts, the
 /// emulator's path-prefixed URL form, and `/emulator/v1/projects/{id}/…`). The two path
-/// spaces do not collide, so one server port serves both (DESIGN.md "The emulator").
+/// spaces do not collide, so one server port serves both (docs/ARCHITECTURE.md "The emulator").
 ///
 /// **One account table.** Both APIs read and write the same accounts, by design: an
 /// account made through one API signs in through the other, and its email or user name
@@ -18,7 +18,7 @@ import BackendHTTP
 ///   names first.
 /// - An account created through NCMB with a `mailAddress` signs in through Firebase with
 ///   that email; Firebase sign-up of it is `EMAIL_EXISTS`.
-/// - NCMB mail-address login (reference `ncmb-rest.md` §3) needs a confirmed address on
+/// - NCMB mail-address login (`docs/wire/ncmb.md` §3) needs a confirmed address on
 ///   the real service; this emulator sends no mail, so it does not require confirmation.
 /// - Only the email and user name columns are unique indexes. An NCMB sign-up of
 ///   `userName` X without a `mailAddress` racing a Firebase sign-up of email X can both
@@ -96,7 +96,7 @@ public struct EmulatorTransport: HTTPTransport {
 }
 
 extension EmulatorServer {
-  /// A server for `emulator` (the INTERFACES.md form).
+  /// A server for `emulator`.
   ///
   /// - Parameters:
   ///   - host: the listen address (default loopback only).

@@ -10,7 +10,7 @@ import UserBackendKit
 /// (`"127.0.0.1:9099"`, the `FIREBASE_AUTH_EMULATOR_HOST` form) they become
 /// `http://HOST:PORT/identitytoolkit.googleapis.com/v1/accounts:<op>?key=K` and
 /// `http://HOST:PORT/securetoken.googleapis.com/v1/token?key=K`
-/// (reference/firebase-rest.md §0 and §7.1).
+/// (docs/wire/firebase-auth.md §0 and §7.1).
 ///
 /// `description` never contains the API key.
 public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible,

@@ -2,7 +2,7 @@ import Foundation
 import UserBackendKit
 
 /// How one Firebase error code maps to a portable ``UserBackendError/Code``
-/// (reference/firebase-rest.md §2, §3, §4 and §5.2).
+/// (docs/wire/firebase-auth.md §2, §3, §4 and §5.2).
 enum FirebaseErrorRule: Sendable, Hashable {
   case accountAlreadyExists
   case invalidCredentials
@@ -86,7 +86,7 @@ enum FirebaseErrorRule: Sendable, Hashable {
   }()
 
   /// Codes after which the stored session is cleared when they answer a call that used
-  /// the session's ID token or refresh token (reference §8 "Forced sign-out").
+  /// the session's ID token or refresh token (`docs/wire/firebase-auth.md` §5.4).
   static let sessionRevokingCodes: Set<String> = [
     "USER_NOT_FOUND", "USER_DISABLED", "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN",
     "INVALID_ID_TOKEN",

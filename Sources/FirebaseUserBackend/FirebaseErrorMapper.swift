@@ -15,7 +15,7 @@ struct FirebaseErrorContext: Sendable, Hashable {
   var usesSession: Bool = false
 }
 
-/// Turns a Firebase error answer into a ``UserBackendError`` (reference/firebase-rest.md
+/// Turns a Firebase error answer into a ``UserBackendError`` (docs/wire/firebase-auth.md
 /// §5): the code is `error.message` before `" : "`, the detail after it is the message,
 /// and the raw code is kept as `backendCode`.
 enum FirebaseErrorMapper {
@@ -113,7 +113,7 @@ enum FirebaseErrorMapper {
 
   /// A gateway rejection of the API key: 400 with reason `API_KEY_INVALID`/`keyInvalid…`
   /// or the text "API key not valid"/"API key expired", or 403 `PERMISSION_DENIED`
-  /// (reference §5.1).
+  /// (`docs/wire/firebase-auth.md` §5.1).
   static func isAPIKeyRejection(_ envelope: FirebaseErrorEnvelope, status: Int) -> Bool {
     let reasons = envelope.reasons
     if reasons.contains("API_KEY_INVALID")

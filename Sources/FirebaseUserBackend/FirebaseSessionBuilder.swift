@@ -2,7 +2,7 @@ import Foundation
 import UserBackendKit
 
 /// The ID token claims the adapter reads, without checking the signature
-/// (reference/firebase-rest.md §6).
+/// (docs/wire/firebase-auth.md §6).
 struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
   /// The `firebase` claim.
   struct FirebaseClaim: Decodable, Sendable, Hashable {

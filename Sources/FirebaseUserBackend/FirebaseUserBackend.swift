@@ -3,7 +3,7 @@ import Foundation
 import UserBackendKit
 
 /// A ``UserBackend`` over the Firebase Authentication REST API (Identity Toolkit v1 and
-/// Secure Token; reference/firebase-rest.md), for production or the Auth Emulator.
+/// Secure Token; docs/wire/firebase-auth.md), for production or the Auth Emulator.
 ///
 /// Each operation is a short sequence of endpoint calls. Input is validated before any
 /// network call; a `.username` identifier is refused with

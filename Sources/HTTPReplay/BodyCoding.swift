@@ -1,6 +1,6 @@
 import Foundation
 
-/// How bodies are stored in cassettes (reference/replay-contracts.md §8.2): JSON as sorted,
+/// How bodies are stored in cassettes (docs/cassettes.md §4): JSON as sorted,
 /// pretty text; other UTF-8 as text; anything else as base64.
 enum BodyCoding {
   /// The parsed JSON object or array when `body` is JSON (by media type or by its first

@@ -2,7 +2,7 @@ import Foundation
 import UserBackendKit
 
 /// A recorded HTTP session: an HTTP Archive (HAR 1.2) file with a `log._replay` block
-/// (DESIGN.md "Contracts and recordings"; reference/replay-contracts.md §5, §8.2). One file
+/// (docs/cassettes.md §1–§3; docs/ARCHITECTURE.md "Contracts and recordings"). One file
 /// per (backend, contract): `Recordings/<backend>/<contract>.har`.
 ///
 /// Writing is deterministic (sorted keys, pretty printed, entries in recording order), so

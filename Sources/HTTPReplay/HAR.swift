@@ -1,6 +1,6 @@
 import Foundation
 
-// HTTP Archive 1.2 value types (reference/replay-contracts.md §5; the HAR 1.2 spec). Decoding
+// HTTP Archive 1.2 value types (docs/cassettes.md §2; the HAR 1.2 spec). Decoding
 // is lenient: unknown fields are ignored and missing optional-in-practice fields get HAR's
 // "unknown" defaults, so browser and debugger exports load. Encoding always writes every
 // field HAR 1.2 requires.

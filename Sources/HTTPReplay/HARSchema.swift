@@ -1,7 +1,7 @@
 import Foundation
 
-/// The structural rules of a cassette: HAR 1.2's required fields (reference/
-/// replay-contracts.md §5) and the `_replay` block (§8.2), checked on parsed JSON.
+/// The structural rules of a cassette: HAR 1.2's required fields (docs/cassettes.md
+/// §2) and the `_replay` block (§3), checked on parsed JSON.
 enum HARSchema {
   struct Problem: Hashable {
     var path: String

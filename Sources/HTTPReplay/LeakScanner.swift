@@ -62,8 +62,8 @@ public struct LeakFinding: Sendable, Hashable, Codable, CustomStringConvertible 
   }
 }
 
-/// Scans bytes for secrets before they are written anywhere (reference/replay-contracts.md
-/// §8.6): every configured secret in raw, percent-encoded, JSON-escaped, base64 and base64url
+/// Scans bytes for secrets before they are written anywhere (docs/cassettes.md
+/// §8): every configured secret in raw, percent-encoded, JSON-escaped, base64 and base64url
 /// forms, plus generic shapes (Google API keys, signed JWTs).
 public enum LeakScanner {
   /// Secrets shorter than this are skipped (too likely to match by accident).

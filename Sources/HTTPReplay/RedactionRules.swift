@@ -44,7 +44,7 @@ public struct RedactionRule: Codable, Sendable, Hashable {
   }
 }
 
-/// Redaction and matching rules as data (reference/replay-contracts.md §8.5–8.6). Stored in
+/// Redaction and matching rules as data (docs/cassettes.md §5–§6). Stored in
 /// the cassette (`_replay.rules`), applied when writing and to every live request before
 /// matching, so recording and replay see the same normalised request.
 ///
@@ -117,8 +117,8 @@ public struct RedactionRules: Codable, Sendable, Hashable {
       matchHeaders: unionNames(matchHeaders, other.matchHeaders))
   }
 
-  /// Token-bearing JSON fields shared by both services (reference/firebase-rest.md,
-  /// reference/ncmb-rest.md).
+  /// Token-bearing JSON fields shared by both services (docs/wire/firebase-auth.md,
+  /// docs/wire/ncmb.md).
   static let tokenFields: [RedactionRule] = [
     .alias("password", "PASSWORD"),
     .alias("newPassword", "PASSWORD"),

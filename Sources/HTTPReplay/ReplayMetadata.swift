@@ -1,7 +1,7 @@
 import Foundation
 
-/// The cassette's `log._replay` block (DESIGN.md "Contracts and recordings";
-/// reference/replay-contracts.md §8.2): what was recorded, how, and from where.
+/// The cassette's `log._replay` block (docs/cassettes.md §3;
+/// docs/ARCHITECTURE.md "Contracts and recordings"): what was recorded, how, and from where.
 public struct ReplayMetadata: Codable, Sendable, Hashable {
   /// The cassette format version this library writes: 1.
   public static let currentFormat = 1

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a cassette-backed test talks to a backend (reference/replay-contracts.md §8.3).
+/// How a cassette-backed test talks to a backend (docs/cassettes.md §7).
 ///
 /// - `replay`: the default; answers only from the cassette and never touches the network.
 /// - `record`: live; rewrites the cassette from scratch when the run passes.

@@ -1,8 +1,8 @@
 import BackendHTTP
 import Foundation
 
-/// The canonical form of a redacted request used for matching (reference/replay-contracts.md
-/// §8.5): method, host (no scheme or port) and path, query parameters decoded and sorted,
+/// The canonical form of a redacted request used for matching (docs/cassettes.md
+/// §6): method, host (no scheme or port) and path, query parameters decoded and sorted,
 /// the body canonicalised (JSON with sorted keys, form fields sorted, other bodies as text),
 /// and the rules' semantic header fields.
 struct RequestShape: Sendable, Hashable {

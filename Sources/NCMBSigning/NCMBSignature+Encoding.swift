@@ -6,7 +6,7 @@ extension NCMBSignature {
   /// byte outside the RFC 3986 unreserved set (`A-Z a-z 0-9 - . _ ~`) becomes `%XX` with
   /// upper-case hex; a space becomes `%20` (never `+`).
   ///
-  /// This reproduces the official signature example exactly (reference `ncmb-rest.md` §2,
+  /// This reproduces the official signature example exactly (`docs/wire/ncmb.md` §2,
   /// "Percent-encoding"): `{"testKey":"testValue"}` → `%7B%22testKey%22%3A%22testValue%22%7D`.
   public static func percentEncode(_ text: String) -> String {
     FormURLEncoding.escape(text)

@@ -30,8 +30,8 @@ extension NCMBSignature {
   ///
   /// The signature is recomputed over the **raw** percent-encoded path and (for `GET`)
   /// raw query as received and the raw `X-NCMB-Application-Key` / `X-NCMB-Timestamp`
-  /// header values, never a re-canonicalised form (reference `ncmb-rest.md` §2,
-  /// "Percent-encoding", and "Least-sure facts" 1). The path is accepted as received and
+  /// header values, never a re-canonicalised form (`docs/wire/ncmb.md` §2,
+  /// "Percent-encoding", and §6, item 1). The path is accepted as received and
   /// with its trailing slash added or removed. The timestamp's age is not checked (the
   /// service's window is undocumented).
   ///
@@ -94,7 +94,7 @@ extension NCMBSignature {
   /// The `X-NCMB-Response-Signature` a server sends for a response to `request`:
   /// Base64(HMAC-SHA256(client key, string to sign + `"\n"` + body)), where the body part
   /// is left out (with its newline) when the body is empty, is the body text when it is
-  /// UTF-8, and is its lower-case hex otherwise (reference `ncmb-rest.md` §2,
+  /// UTF-8, and is its lower-case hex otherwise (`docs/wire/ncmb.md` §2,
   /// "Response signature").
   ///
   /// - Parameters: as in ``sign(request:applicationKey:clientKey:timestamp:fqdn:)``, with

@@ -10,7 +10,7 @@ import UserBackendKit
 
 /// NCMB request signatures, version 2 (HMAC-SHA256), for clients, servers and replay.
 ///
-/// Follows `reference/ncmb-rest.md` §2 ("Signature (SignatureVersion 2, HmacSHA256)"):
+/// Follows `docs/wire/ncmb.md` §2 ("Signature (version 2, HMAC-SHA256)"):
 ///
 /// ```
 /// string to sign = METHOD "\n" FQDN "\n" PATH "\n" PARAMS
@@ -26,14 +26,14 @@ import UserBackendKit
 /// computed from the request's URL as it will be sent, so the signed bytes and the wire
 /// bytes cannot differ: build the query with ``encodeQuery(_:)`` and sign the result.
 public enum NCMBSignature {
-  /// The FQDN of the hosted service, `mbaas.api.nifcloud.com` (reference §1).
+  /// The FQDN of the hosted service, `mbaas.api.nifcloud.com` (`docs/wire/ncmb.md` §1).
   public static let defaultFQDN = "mbaas.api.nifcloud.com"
   /// The value of the `SignatureMethod` parameter, `HmacSHA256`.
   public static let signatureMethod = "HmacSHA256"
   /// The value of the `SignatureVersion` parameter, `2`.
   public static let signatureVersion = "2"
 
-  /// Header names used by the signature scheme (reference §1, "Request headers").
+  /// Header names used by the signature scheme (`docs/wire/ncmb.md` §1, "Request headers").
   public enum Header {
     /// `X-NCMB-Application-Key`: the application key (sent and signed).
     public static let applicationKey = "X-NCMB-Application-Key"

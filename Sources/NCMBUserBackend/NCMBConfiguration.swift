@@ -9,8 +9,8 @@ import UserBackendKit
 public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   CustomDebugStringConvertible
 {
-  /// `https://mbaas.api.nifcloud.com`, the hosted service's base URL (reference
-  /// `ncmb-rest.md` §1). The service closed on 2024-03-31; point ``baseURL`` at a
+  /// `https://mbaas.api.nifcloud.com`, the hosted service's base URL
+  /// (`docs/wire/ncmb.md` §1). The service closed on 2024-03-31; point ``baseURL`` at a
   /// compatible server such as the emulator.
   public static let defaultBaseURL = URL(string: "https://mbaas.api.nifcloud.com")!
 
@@ -28,7 +28,7 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   /// instead of `POST /2013-09-01/login` with a JSON body. Off by default: it puts the
   /// password in the URL, where proxies and server logs may keep it.
   public var legacyGETLogin: Bool
-  /// Check `X-NCMB-Response-Signature` when a response carries one (reference §2,
+  /// Check `X-NCMB-Response-Signature` when a response carries one (`docs/wire/ncmb.md` §2,
   /// "Response signature"); a mismatch throws `malformedResponse` with backend code
   /// `E100001`. Off by default (the service only signs responses when the application
   /// enables it).

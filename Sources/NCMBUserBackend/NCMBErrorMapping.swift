@@ -1,7 +1,7 @@
 import Foundation
 import UserBackendKit
 
-/// Maps NCMB error codes (`reference/ncmb-rest.md` §4, "Errors") to portable
+/// Maps NCMB error codes (`docs/wire/ncmb.md` §4, "Errors") to portable
 /// ``UserBackendError`` cases, always keeping the raw code as `backendCode` and the server's
 /// message as `message`.
 ///

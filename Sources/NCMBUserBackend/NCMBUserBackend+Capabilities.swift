@@ -4,7 +4,7 @@ import UserBackendKit
 
 extension NCMBUserBackend {
   /// Signs in as a new anonymous user: `POST /2013-09-01/users` with
-  /// `{"authData":{"anonymous":{"id":"<UUID>"}}}` (reference §3, "Anonymous login").
+  /// `{"authData":{"anonymous":{"id":"<UUID>"}}}` (`docs/wire/ncmb.md` §3, "Anonymous login").
   ///
   /// - Returns: a session whose user has `isAnonymous == true`, `providers ==
   ///   ["anonymous"]` and a server-chosen `username`; `isNewUser` is `true`.
@@ -29,7 +29,7 @@ extension NCMBUserBackend {
   }
 
   /// Signs in with Apple: `POST /2013-09-01/users` with `{"authData":{"apple":{"id":
-  /// <sub>, "access_token": <ID token>, "client_id": <client ID>}}}` (reference §3,
+  /// <sub>, "access_token": <ID token>, "client_id": <client ID>}}}` (`docs/wire/ncmb.md` §3,
   /// "SNS sign-up/login"). A 201 answer created the account (`isNewUser == true`); 200
   /// signed in an existing one.
   ///

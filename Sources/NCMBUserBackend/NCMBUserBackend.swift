@@ -4,7 +4,7 @@ import UserBackendKit
 
 /// A ``UserBackend`` that speaks the NCMB (NIFCLOUD mobile backend) REST API, signature
 /// version 2, to the hosted service's wire protocol served by any compatible server (the
-/// emulator, a re-implementation). Follows `reference/ncmb-rest.md` §1–§4.
+/// emulator, a re-implementation). Follows `docs/wire/ncmb.md` §1–§4.
 ///
 /// Endpoints (below `<baseURL>/2013-09-01/`): sign-up `POST users`; sign-in `POST login`
 /// (JSON; `GET login?userName=&password=` with ``NCMBConfiguration/legacyGETLogin``);

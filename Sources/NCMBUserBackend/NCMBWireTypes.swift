@@ -1,10 +1,10 @@
 import Foundation
 
 // One Codable request/response pair per endpoint of the NCMB user API, following
-// `reference/ncmb-rest.md` §3 ("User (会員管理) endpoints"). Field names are the wire names.
+// `docs/wire/ncmb.md` §3 ("User endpoints"). Field names are the wire names.
 // Bodies are encoded with sorted keys so the bytes are deterministic.
 
-/// `POST /2013-09-01/users` with a password: sign-up (reference §3, "Sign up (ID/PW)").
+/// `POST /2013-09-01/users` with a password: sign-up (`docs/wire/ncmb.md` §3, "Sign up (ID/PW)").
 /// Optional fields are left out of the JSON when `nil`.
 public struct NCMBSignUpRequest: Codable, Sendable, Hashable {
   /// The user name; an email identifier is sent here too.
@@ -23,7 +23,7 @@ public struct NCMBSignUpRequest: Codable, Sendable, Hashable {
 }
 
 /// `POST /2013-09-01/users` with `authData`: anonymous sign-in and identity-provider
-/// sign-up / sign-in (reference §3, "Anonymous login", "SNS sign-up/login").
+/// sign-up / sign-in (`docs/wire/ncmb.md` §3, "Anonymous login", "SNS sign-up/login").
 public struct NCMBAuthDataSignUpRequest: Codable, Sendable, Hashable {
   /// The provider entries; exactly one is set.
   public var authData: NCMBAuthData
@@ -32,7 +32,7 @@ public struct NCMBAuthDataSignUpRequest: Codable, Sendable, Hashable {
   public init(authData: NCMBAuthData) { self.authData = authData }
 }
 
-/// The `authData` object of a request (reference §3, "authData shapes").
+/// The `authData` object of a request (`docs/wire/ncmb.md` §3, "authData shapes").
 public struct NCMBAuthData: Codable, Sendable, Hashable {
   /// `authData.anonymous`.
   public var anonymous: Anonymous?
@@ -77,7 +77,7 @@ public struct NCMBAuthData: Codable, Sendable, Hashable {
   }
 }
 
-/// `POST /2013-09-01/login` body (reference §3, "Login (SDKs since 2023)"). The legacy
+/// `POST /2013-09-01/login` body (`docs/wire/ncmb.md` §3, "Login (SDKs since 2023)"). The legacy
 /// `GET /2013-09-01/login` sends the same two fields as query parameters.
 public struct NCMBLoginRequest: Codable, Sendable, Hashable {
   /// The user name (an email identifier is sent here too).
@@ -93,7 +93,8 @@ public struct NCMBLoginRequest: Codable, Sendable, Hashable {
 }
 
 /// A user object as the user endpoints answer it: sign-up (201), login (200), `authData`
-/// sign-up (201 new / 200 existing) and `GET /2013-09-01/users/{objectId}` (reference §3).
+/// sign-up (201 new / 200 existing) and `GET /2013-09-01/users/{objectId}`
+/// (`docs/wire/ncmb.md` §3).
 /// Unknown fields are ignored.
 public struct NCMBUserResponse: Codable, Sendable, Hashable {
   /// The user ID.
@@ -161,7 +162,7 @@ public struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
 }
 
 /// `PUT /2013-09-01/users/{objectId}` body: the fields to change; `nil` fields are left
-/// out (reference §3, "Update user").
+/// out (`docs/wire/ncmb.md` §3, "Update user").
 public struct NCMBUpdateUserRequest: Codable, Sendable, Hashable {
   /// A new user name.
   public var userName: String?
@@ -186,7 +187,7 @@ public struct NCMBUpdateUserResponse: Codable, Sendable, Hashable {
   public init(updateDate: String? = nil) { self.updateDate = updateDate }
 }
 
-/// `POST /2013-09-01/requestPasswordReset` body (reference §3, "Password reset mail").
+/// `POST /2013-09-01/requestPasswordReset` body (`docs/wire/ncmb.md` §3, "Password reset mail").
 public struct NCMBPasswordResetRequest: Codable, Sendable, Hashable {
   /// The address to send the reset mail to.
   public var mailAddress: String
@@ -203,7 +204,7 @@ public struct NCMBPasswordResetResponse: Codable, Sendable, Hashable {
 }
 
 /// The error body every NCMB endpoint sends: `{"code": "E401002", "error": "…"}`
-/// (reference §4, "Errors").
+/// (`docs/wire/ncmb.md` §4, "Errors").
 public struct NCMBErrorBody: Codable, Sendable, Hashable {
   /// The code, `E` + six digits; the first three are the HTTP status.
   public var code: String

@@ -8,7 +8,7 @@ import UserBackends
 /// A contract harness that runs each contract against a live Firebase or NCMB server (or
 /// the local emulator) through a `RecordingTransport`, and writes one cassette per passed
 /// contract: `<outputDirectory>/<backend>/<contract>.har` (see
-/// `reference/replay-contracts.md`, the cassette format).
+/// `docs/cassettes.md`, the cassette format).
 ///
 /// The backend runs on a `ManualClock` stopped at the recording's start, so NCMB timestamps
 /// in the cassette equal the cassette clock and replay reproduces them exactly; time is

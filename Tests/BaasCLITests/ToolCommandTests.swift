@@ -13,7 +13,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 @Suite("baas verify, ncmb sign, record and cassette commands")
 struct ToolCommandTests {
-  @Test("ncmb sign reproduces the documented signature (reference/ncmb-rest.md §2)")
+  @Test("ncmb sign reproduces the documented signature (docs/wire/ncmb.md §2)")
   func ncmbSignKnownAnswer() async throws {
     let baas = try Baas()
     defer { baas.cleanUp() }

@@ -20,7 +20,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     message.components(separatedBy: " : ").first ?? message
   }
 
-  /// Every code of reference/firebase-rest.md §5.2, plus §2 (Secure Token), §3 (phone)
+  /// Every code of docs/wire/firebase-auth.md §5.2, plus §2 (Secure Token), §3 (phone)
   /// and §4 (IdP). Context: an email/password call that carried no session.
   static let all: [ErrorCase] = [
     ErrorCase("EMAIL_EXISTS", .accountAlreadyExists),

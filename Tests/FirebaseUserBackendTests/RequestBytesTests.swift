@@ -5,7 +5,7 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-/// One operation and the exact request it must send (reference/firebase-rest.md §1–§4).
+/// One operation and the exact request it must send (docs/wire/firebase-auth.md §1–§4).
 struct WireCase: Sendable, CustomTestStringConvertible {
   let name: String
   let signedIn: Bool

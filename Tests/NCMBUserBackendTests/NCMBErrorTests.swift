@@ -4,7 +4,7 @@ import NCMBUserBackend
 import Testing
 import UserBackendKit
 
-/// One row of the error table in `reference/ncmb-rest.md` §4 and its portable case for a
+/// One row of the error table in `docs/wire/ncmb.md` §4 and its portable case for a
 /// call made without a session token (sign-in).
 struct ErrorRow: Sendable, CustomTestStringConvertible {
   var code: String
@@ -163,7 +163,7 @@ private func errorJSON(_ row: ErrorRow) -> String {
 
 @Suite("NCMB error mapping")
 struct NCMBErrorTests {
-  @Test("every code in the reference maps to its portable case", arguments: errorRows)
+  @Test("every code in the error table maps to its portable case", arguments: errorRows)
   func mapping(_ row: ErrorRow) async throws {
     let transport = StubTransport([Fixture.response(row.status, errorJSON(row))])
     let store = InMemorySessionStore()

@@ -5,7 +5,7 @@ import NCMBUserBackend
 import Testing
 import UserBackendKit
 
-/// A known-answer vector from `reference/ncmb-rest.md` §2.
+/// A known-answer vector from `docs/wire/ncmb.md` §2.
 struct SignatureVector: Sendable, CustomTestStringConvertible {
   var name: String
   var method: HTTPMethod
@@ -219,7 +219,7 @@ struct NCMBSignatureTests {
     #expect(NCMBSignature.timestamp(Date(timeIntervalSince1970: seconds)) == expected)
   }
 
-  @Test("response signature vector 10 (reference §2)")
+  @Test("response signature vector 10 (docs/wire/ncmb.md §2)")
   func responseSignatureVector() throws {
     let url = try #require(URL(string: "http://localhost/2013-09-01/users"))
     let request = HTTPRequest(

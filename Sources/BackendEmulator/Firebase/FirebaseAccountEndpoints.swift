@@ -2,7 +2,7 @@ import AccountDatabase
 import Foundation
 import UserBackendKit
 
-// Email/password and account endpoints (reference `firebase-rest.md` §1; check order
+// Email/password and account endpoints (`docs/wire/firebase-auth.md` §1; check order
 // from §7.3 "signUp check order" and "signInWithPassword order").
 extension FirebaseAuthHandler {
   /// `accounts:signUp`: email + password, or anonymous when neither is given.

@@ -5,7 +5,7 @@ import Foundation
 /// Firebase Authentication REST over a ``FakeUserBackend/UserStore``: Identity Toolkit
 /// v1 `accounts:*`, the legacy `identitytoolkit/v3/relyingparty/*` names, the Secure Token
 /// `v1/token` endpoint and the Auth Emulator's own `/emulator/v1/projects/{id}/…`
-/// endpoints, following `reference/firebase-rest.md` §0–§7.
+/// endpoints, following `docs/wire/firebase-auth.md` §0–§7.
 ///
 /// Accepted URL forms (both the production hosts and the emulator's path-prefixed form):
 /// `https://identitytoolkit.googleapis.com/v1/accounts:signUp?key=K`,
@@ -131,7 +131,8 @@ enum FirebaseRoute {
   case unimplemented(String)
   case readiness
 
-  /// Legacy v3 names and their v1 operations (reference §0); `nil` = known, not served.
+  /// Legacy v3 names and their v1 operations (`docs/wire/firebase-auth.md` §0); `nil` =
+  /// known, not served.
   static let legacyNames: [String: FirebaseOperation?] = [
     "signupNewUser": .signUp, "verifyPassword": .signInWithPassword,
     "getAccountInfo": .lookup, "setAccountInfo": .update, "deleteAccount": .delete,

@@ -3,7 +3,7 @@ import BackendHTTP
 import Foundation
 import UserBackendKit
 
-/// A Firebase Auth error answer (reference `firebase-rest.md` §5.1).
+/// A Firebase Auth error answer (`docs/wire/firebase-auth.md` §5.1).
 ///
 /// Identity Toolkit errors render as
 /// `{"error":{"code":400,"message":"CODE[ : detail]","errors":[{"message":…,"domain":"global","reason":"invalid"}]}}`;
@@ -40,7 +40,7 @@ struct FirebaseError: Error {
   }
 
   /// The same error in the Secure Token shape: `status: "INVALID_ARGUMENT"`, no
-  /// `errors[]` (reference §2, "Error envelope").
+  /// `errors[]` (`docs/wire/firebase-auth.md` §2, "Error envelope").
   var secureTokenShaped: FirebaseError {
     var copy = self
     copy.statusText = copy.statusText ?? "INVALID_ARGUMENT"
@@ -91,8 +91,8 @@ struct FirebaseError: Error {
   }
 
   /// 400 for a field of the wrong JSON type, like production's
-  /// `Invalid JSON payload received. …` (reference `firebase-rest.md` §5, table of
-  /// payload errors). The message names the field and its expected type, never the value
+  /// `Invalid JSON payload received. …` (`docs/wire/firebase-auth.md` §5.1,
+  /// gateway-level answers). The message names the field and its expected type, never the value
   /// (it may be a password).
   static func wrongType(_ field: String) -> FirebaseError {
     var error = FirebaseError(
@@ -102,7 +102,7 @@ struct FirebaseError: Error {
   }
 
   /// 400 for a password longer than ``CredentialValidation/maximumPasswordLength``
-  /// characters. The reference documents no production text for this; the emulator
+  /// characters. No production text for this is documented; the emulator
   /// answers an `INVALID_ARGUMENT` naming the field.
   static var passwordTooLong: FirebaseError {
     var error = FirebaseError(

@@ -4,7 +4,7 @@ import Foundation
 import UserBackendKit
 
 // Phone and identity-provider sign-in, the token exchange and the emulator-only
-// endpoints (reference `firebase-rest.md` §2, §3, §4, §7.2).
+// endpoints (`docs/wire/firebase-auth.md` §2, §3, §4, §7.2).
 extension FirebaseAuthHandler {
   /// `accounts:sendVerificationCode`: starts a phone verification; the code is readable at
   /// `GET /emulator/v1/projects/{id}/verificationCodes`. App-verification fields

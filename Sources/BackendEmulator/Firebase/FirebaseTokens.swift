@@ -2,8 +2,8 @@ import AccountDatabase
 import Foundation
 import UserBackendKit
 
-/// Mints and checks the Firebase tokens the emulator hands out (reference
-/// `firebase-rest.md` §6 "The ID token", §7.3 "ID tokens", "ID token checks").
+/// Mints and checks the Firebase tokens the emulator hands out (`docs/wire/firebase-auth.md`
+/// §6 "The ID token", §7.3 "ID tokens", "ID token checks").
 ///
 /// - ID tokens are unsigned JWTs (`alg: none`, empty signature, like the Auth Emulator's)
 ///   with the production claims: `iss` `https://securetoken.google.com/<project>`, `aud`,
@@ -121,8 +121,8 @@ struct FirebaseTokens {
     return (user, signIn)
   }
 
-  /// Exchanges a refresh token (reference §2): checks the user, rotates the store token
-  /// and mints a new ID token with the same `auth_time` and provider.
+  /// Exchanges a refresh token (`docs/wire/firebase-auth.md` §2): checks the user, rotates
+  /// the store token and mints a new ID token with the same `auth_time` and provider.
   ///
   /// - Throws: `INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`
   ///   (the sign-in predates a password change).

@@ -3,7 +3,7 @@ import BackendHTTP
 import Foundation
 import UserBackendKit
 
-// `POST users` with `authData` (reference `ncmb-rest.md` §3, "Anonymous login", "SNS
+// `POST users` with `authData` (`docs/wire/ncmb.md` §3, "Anonymous login", "SNS
 // sign-up/login", "authData shapes").
 extension NCMBHandler {
   /// Signs in or up through one `authData` provider: `anonymous` `{"id"}` or `apple`

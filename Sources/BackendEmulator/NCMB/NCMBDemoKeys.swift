@@ -4,7 +4,7 @@
 /// `baas emulator` at start-up, so that any client (the vendors' SDKs, curl, the NCMB
 /// adapter) can talk to a local emulator without configuration. They protect nothing:
 /// never use them for a service reachable by others. Both are 64 lower-case hex digits,
-/// the shape of real NCMB keys (reference `ncmb-rest.md` §1).
+/// the shape of real NCMB keys (`docs/wire/ncmb.md` §1).
 public enum NCMBDemoKeys {
   /// The demo application key (`X-NCMB-Application-Key`; sent on the wire).
   public static let applicationKey =

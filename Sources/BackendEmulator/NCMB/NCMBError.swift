@@ -3,8 +3,8 @@ import BackendHTTP
 import Foundation
 
 /// An NCMB error answer: `{"code":"E409001","error":"userName is duplication."}` with
-/// the HTTP status taken from the code's three digits after `E` (reference
-/// `ncmb-rest.md` §4).
+/// the HTTP status taken from the code's three digits after `E`
+/// (`docs/wire/ncmb.md` §4).
 struct NCMBError: Error {
   /// The code, e.g. `E401002`.
   var code: String

@@ -4,7 +4,7 @@ import Foundation
 import NCMBSigning
 
 /// NCMB (NIFCLOUD mobile backend) user REST API over a ``FakeUserBackend/UserStore``,
-/// following `reference/ncmb-rest.md` §1–§4.
+/// following `docs/wire/ncmb.md` §1–§4.
 ///
 /// Routes, below `/2013-09-01/` on any host (a base-path prefix before it is allowed):
 /// `POST users` (sign-up with `userName` + `password` [+ `mailAddress`] → 201; or
@@ -49,7 +49,7 @@ public struct NCMBHandler: Sendable {
 
   /// Answers one request; never throws (errors are NCMB error answers).
   ///
-  /// Answers to authenticated requests carry `X-NCMB-Response-Signature` (reference §2,
+  /// Answers to authenticated requests carry `X-NCMB-Response-Signature` (`docs/wire/ncmb.md` §2,
   /// "Response signature"), computed for the host the client signed, except for the
   /// codes the service sends unsigned (`E404002`, `E404005`, `E405002`, `E415001`).
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
@@ -78,7 +78,7 @@ public struct NCMBHandler: Sendable {
     return response
   }
 
-  /// Error codes answered without a response signature (reference §2).
+  /// Error codes answered without a response signature (`docs/wire/ncmb.md` §2).
   static let unsignedErrorCodes: Set<String> = ["E404002", "E404005", "E405002", "E415001"]
 
   private func respond(to request: HTTPRequest) throws(NCMBError) -> HTTPResponse {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads `X-NCMB-Timestamp` in the ISO 8601 variants real clients send (reference
-/// `ncmb-rest.md` §1, "Timestamp format"):
+/// Reads `X-NCMB-Timestamp` in the ISO 8601 variants real clients send
+/// (`docs/wire/ncmb.md` §1, "Timestamp format"):
 ///
 /// - `2013-12-02T02:44:35.452Z` (documentation, Swift, JS, iOS),
 /// - `2015-05-06T12:56:13Z` (no fraction: the Ruby client),
@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The signature is always computed over the header exactly as received; this parser
 /// only decides whether the value is a timestamp at all. No freshness window is enforced
-/// (the service's is undocumented, §"Least-sure facts" 2).
+/// (the service's is undocumented, `docs/wire/ncmb.md` §6, item 2).
 enum NCMBTimestamp {
   /// The instant `text` denotes, or `nil` when it is none of the accepted variants.
   static func parse(_ text: String) -> Date? {

@@ -3,7 +3,7 @@ import BackendHTTP
 import Foundation
 import UserBackendKit
 
-// The user endpoints (reference `ncmb-rest.md` §3) and their answers' shapes.
+// The user endpoints (`docs/wire/ncmb.md` §3) and their answers' shapes.
 extension NCMBHandler {
   /// `POST users`: `userName` + `password` [+ `mailAddress`] → 201; `authData` → 201 new
   /// account, 200 existing one.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `POST accounts:lookup` with the signed-in user's ID token (reference/firebase-rest.md
+/// `POST accounts:lookup` with the signed-in user's ID token (docs/wire/firebase-auth.md
 /// §1, "Get user").
 struct LookupRequest: FirebaseEndpoint, Encodable, Hashable {
   typealias Response = LookupResponse

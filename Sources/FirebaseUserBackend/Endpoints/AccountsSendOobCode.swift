@@ -1,7 +1,7 @@
 import Foundation
 
 /// `POST accounts:sendOobCode` with `requestType: "PASSWORD_RESET"`
-/// (reference/firebase-rest.md §1, "Send password reset").
+/// (docs/wire/firebase-auth.md §1, "Send password reset").
 struct SendPasswordResetRequest: FirebaseEndpoint, Encodable, Hashable {
   typealias Response = SendOobCodeResponse
   static let service = FirebaseService.identityToolkit("accounts:sendOobCode")

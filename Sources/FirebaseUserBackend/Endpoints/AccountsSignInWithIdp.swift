@@ -4,7 +4,7 @@ import Foundation
 /// `POST accounts:signInWithIdp` with an OpenID ID token and the raw nonce (Sign in with
 /// Apple): `postBody` is `id_token=…&providerId=apple.com&nonce=RAW`, `requestUri` is
 /// `http://localhost`, and both `returnSecureToken` and `returnIdpCredential` are `true`
-/// (reference/firebase-rest.md §4).
+/// (docs/wire/firebase-auth.md §4).
 struct SignInWithIdpRequest: FirebaseEndpoint, Encodable, Hashable {
   typealias Response = SignInWithIdpResponse
   static let service = FirebaseService.identityToolkit("accounts:signInWithIdp")

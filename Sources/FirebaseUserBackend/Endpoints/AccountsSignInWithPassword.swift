@@ -1,6 +1,6 @@
 import Foundation
 
-/// `POST accounts:signInWithPassword` (reference/firebase-rest.md §1).
+/// `POST accounts:signInWithPassword` (docs/wire/firebase-auth.md §1).
 struct SignInWithPasswordRequest: FirebaseEndpoint, Encodable, Hashable {
   typealias Response = SignInWithPasswordResponse
   static let service = FirebaseService.identityToolkit("accounts:signInWithPassword")
@@ -14,7 +14,7 @@ struct SignInWithPasswordRequest: FirebaseEndpoint, Encodable, Hashable {
 }
 
 /// The `accounts:signInWithPassword` answer. With multi-factor authentication the server
-/// sends `mfaPendingCredential` and no tokens (reference §1).
+/// sends `mfaPendingCredential` and no tokens (`docs/wire/firebase-auth.md` §1).
 struct SignInWithPasswordResponse: FirebaseResponse, Hashable {
   /// The user's ID.
   let localId: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `POST accounts:signUp` (reference/firebase-rest.md §1): creates an email/password
+/// `POST accounts:signUp` (docs/wire/firebase-auth.md §1): creates an email/password
 /// user, or an anonymous user when `email` and `password` are both `nil`
 /// (`{"returnSecureToken":true}`).
 struct SignUpRequest: FirebaseEndpoint, Encodable, Hashable {

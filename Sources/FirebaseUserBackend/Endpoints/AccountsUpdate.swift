@@ -1,7 +1,7 @@
 import Foundation
 
 /// `POST accounts:update` for the signed-in user: change the password or the display
-/// name (reference/firebase-rest.md §1, "Change password", "Update profile").
+/// name (docs/wire/firebase-auth.md §1, "Change password", "Update profile").
 struct UpdateAccountRequest: FirebaseEndpoint, Encodable, Hashable {
   typealias Response = UpdateAccountResponse
   static let service = FirebaseService.identityToolkit("accounts:update")
@@ -19,7 +19,7 @@ struct UpdateAccountRequest: FirebaseEndpoint, Encodable, Hashable {
 }
 
 /// The `accounts:update` answer. Tokens come back after a password change; the emulator
-/// sends none for a profile-only change (reference §7.3).
+/// sends none for a profile-only change (`docs/wire/firebase-auth.md` §7.3).
 struct UpdateAccountResponse: FirebaseResponse, Hashable {
   /// The user's ID.
   let localId: String

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `POST accounts:sendVerificationCode`: sends an SMS code to an E.164 number and returns
-/// the `sessionInfo` that identifies the verification (reference/firebase-rest.md §3,
+/// the `sessionInfo` that identifies the verification (docs/wire/firebase-auth.md §3,
 /// step 1). App verification fields are not sent; production projects that demand them
 /// answer with an app-verification error code.
 struct SendVerificationCodeRequest: FirebaseEndpoint, Encodable, Hashable {
@@ -19,7 +19,7 @@ struct SendVerificationCodeResponse: FirebaseResponse, Hashable {
 }
 
 /// `POST accounts:signInWithPhoneNumber`: signs in (or up) with the `sessionInfo` and the
-/// SMS code (reference §3, step 2).
+/// SMS code (`docs/wire/firebase-auth.md` §3, step 2).
 struct SignInWithPhoneNumberRequest: FirebaseEndpoint, Encodable, Hashable {
   typealias Response = SignInWithPhoneNumberResponse
   static let service = FirebaseService.identityToolkit("accounts:signInWithPhoneNumber")

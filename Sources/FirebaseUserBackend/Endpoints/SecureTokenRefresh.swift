@@ -3,7 +3,7 @@ import Foundation
 
 /// `POST securetoken.googleapis.com/v1/token`: exchanges a refresh token for a new ID
 /// token. Form-encoded `grant_type=refresh_token&refresh_token=…`, as the JS SDK and the
-/// REST reference send it (reference/firebase-rest.md §2).
+/// REST reference send it (docs/wire/firebase-auth.md §2).
 struct RefreshTokenRequest: FirebaseEndpoint, Hashable {
   typealias Response = RefreshTokenResponse
   static let service = FirebaseService.secureToken
@@ -21,8 +21,8 @@ struct RefreshTokenRequest: FirebaseEndpoint, Hashable {
   }
 }
 
-/// The Secure Token answer, snake_case (reference §2). `token_type`, `project_id` and
-/// `access_token` are ignored.
+/// The Secure Token answer, snake_case (`docs/wire/firebase-auth.md` §2). `token_type`,
+/// `project_id` and `access_token` are ignored.
 struct RefreshTokenResponse: FirebaseResponse, Hashable {
   /// The new ID token.
   let idToken: String

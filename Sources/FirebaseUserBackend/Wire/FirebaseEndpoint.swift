@@ -1,7 +1,7 @@
 import Foundation
 import UserBackendKit
 
-/// Which Firebase service an endpoint lives on (reference/firebase-rest.md §0).
+/// Which Firebase service an endpoint lives on (docs/wire/firebase-auth.md §0).
 enum FirebaseService: Sendable, Hashable {
   /// `identitytoolkit.googleapis.com/v1/<path>`, e.g. `accounts:signUp`.
   case identityToolkit(String)
@@ -31,7 +31,8 @@ protocol FirebaseEndpoint: Sendable {
 }
 
 /// A decoded success answer. Some endpoints report an error inside a 200 answer
-/// (`accounts:signInWithIdp` `errorMessage`, reference §4); they return it here.
+/// (`accounts:signInWithIdp` `errorMessage`, `docs/wire/firebase-auth.md` §4); they return
+/// it here.
 protocol FirebaseResponse: Decodable, Sendable {
   /// An error carried by a 2xx answer, in the `CODE : detail` form, or `nil`.
   var embeddedErrorMessage: String? { get }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The error body Google APIs send (reference/firebase-rest.md §5.1):
+/// The error body Google APIs send (docs/wire/firebase-auth.md §5.1):
 /// `{"error":{"code":400,"message":"CODE : detail","status":"…","errors":[…],"details":[…]}}`.
 ///
 /// Also accepted: an OAuth-style `{"error":"invalid_grant","error_description":"…"}`,
@@ -60,8 +60,8 @@ struct FirebaseErrorEnvelope: Decodable, Sendable, Hashable {
 }
 
 /// A Firebase error message split at the first `" : "`: the code before it and the
-/// detail after it (reference §5.1). A message without a separator is all code, unless
-/// it is a sentence (contains spaces), which has no code.
+/// detail after it (`docs/wire/firebase-auth.md` §5.1). A message without a separator is
+/// all code, unless it is a sentence (contains spaces), which has no code.
 struct FirebaseErrorMessage: Sendable, Hashable {
   /// The code, e.g. `"WEAK_PASSWORD"`, or `nil` for a free-text message.
   let code: String?

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A duration in seconds that Firebase sends as a string (`"expiresIn": "3600"`,
-/// reference/firebase-rest.md §0); a JSON number is accepted too.
+/// docs/wire/firebase-auth.md §0); a JSON number is accepted too.
 struct WireSeconds: Decodable, Sendable, Hashable {
   /// The seconds.
   let seconds: TimeInterval
@@ -42,7 +42,7 @@ struct EmptyResponse: FirebaseResponse, Hashable {
 }
 
 /// One linked provider, as in `providerUserInfo[]` (`FT:schema.ts`
-/// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`; reference §1).
+/// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`; `docs/wire/firebase-auth.md` §1).
 struct ProviderUserInfo: Decodable, Sendable, Hashable {
   /// `"password"`, `"phone"`, `"apple.com"`, …
   let providerId: String

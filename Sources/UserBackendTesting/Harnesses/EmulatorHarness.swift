@@ -7,7 +7,7 @@ import UserBackendContracts
 import UserBackendKit
 
 /// Runs contracts against `FirebaseUserBackend` or `NCMBUserBackend` talking to the
-/// ``BackendEmulator/BackendEmulator`` (DESIGN.md "The emulator").
+/// ``BackendEmulator/BackendEmulator`` (docs/ARCHITECTURE.md "The emulator").
 ///
 /// Every run gets a fresh in-memory ``FakeUserBackend/UserStore`` with a low PBKDF2 cost
 /// and one `ManualClock` shared by the store (the server side) and the adapter (the

@@ -7,8 +7,8 @@ import UserBackendContracts
 import UserBackendKit
 
 /// Runs contracts against `FirebaseUserBackend` or `NCMBUserBackend` answered from the
-/// cassettes `<recordings>/<backend>/<contract>.har` (DESIGN.md "Contracts and
-/// recordings"); never touches the network.
+/// cassettes `<recordings>/<backend>/<contract>.har` (docs/cassettes.md; docs/ARCHITECTURE.md
+/// "Contracts and recordings"); never touches the network.
 ///
 /// Each run opens a `CassetteSession` in `replay` mode and builds the adapter with:
 /// - a `ManualClock` at the cassette's clock (so NCMB timestamps and token expiry are
