@@ -154,6 +154,11 @@ enum HumanOutput {
       if backend == "fake" { return nil }
       return "is the server reachable? for the local emulator run `baas emulator` and set "
         + "FIREBASE_AUTH_EMULATOR_HOST or NCMB_BASE_URL"
+    case .unsupported(let capability)
+    where ["OPERATION_NOT_ALLOWED", "PASSWORD_LOGIN_DISABLED"].contains(
+      error.backendCode?.rawValue ?? ""):
+      return "the project has \(capability) switched off: enable the sign-in provider in the "
+        + "Firebase console (Authentication > Sign-in method)"
     case .unsupported(let capability):
       return "the \(backend ?? "selected") backend does not offer \(capability); "
         + "try --backend fake"

@@ -20,8 +20,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     message.components(separatedBy: " : ").first ?? message
   }
 
-  /// Every code of reference/firebase-rest.md §5.2, plus §2 (Secure Token), §3 (phone)
-  /// and §4 (IdP). Context: an email/password call that carried no session.
+  /// Every Identity Toolkit code the official SDKs map, plus the Secure Token, phone,
+  /// identity-provider and project-setup codes. Context: an email/password call that
+  /// carried no session.
   static let all: [ErrorCase] = [
     ErrorCase("EMAIL_EXISTS", .accountAlreadyExists),
     ErrorCase("EMAIL_NOT_FOUND", .invalidCredentials),
@@ -90,7 +91,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     ErrorCase("MISSING_RECAPTCHA_VERSION", server("MISSING_RECAPTCHA_VERSION")),
     ErrorCase("INVALID_RECAPTCHA_VERSION", server("INVALID_RECAPTCHA_VERSION")),
     ErrorCase("CAPTCHA_CHECK_FAILED", appVerification),
-    // Phone (§3).
+    // Phone.
     ErrorCase(
       "INVALID_PHONE_NUMBER : Invalid format.", .invalidInput(field: "phoneNumber", reason: "")),
     ErrorCase("MISSING_PHONE_NUMBER", .invalidInput(field: "phoneNumber", reason: "")),
@@ -109,7 +110,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     ErrorCase("BILLING_NOT_ENABLED", .misconfigured(setting: "apiKey", reason: "")),
     ErrorCase("INVALID_TEMPORARY_PROOF", .invalidCredentials),
     ErrorCase("PHONE_NUMBER_EXISTS", .accountAlreadyExists),
-    // IdP (§4).
+    // Identity providers.
     ErrorCase("MISSING_OR_INVALID_NONCE", .invalidCredentials),
     // Unknown codes stay values.
     ErrorCase("SOME_FUTURE_CODE : with detail", server("SOME_FUTURE_CODE")),

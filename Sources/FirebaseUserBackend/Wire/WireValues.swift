@@ -45,8 +45,8 @@ struct EmptyResponse: FirebaseResponse, Hashable {
   }
 }
 
-/// One linked provider, as in `providerUserInfo[]` (`FT:schema.ts`
-/// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`; reference §1).
+/// One linked provider, as in `providerUserInfo[]` (the Identity Toolkit schema's
+/// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`).
 struct ProviderUserInfo: Decodable, Sendable, Hashable {
   /// `"password"`, `"phone"`, `"apple.com"`, …
   let providerId: String
