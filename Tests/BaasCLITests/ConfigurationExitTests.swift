@@ -77,3 +77,20 @@ struct ConfigurationExitTests {
     #expect(result.standardError.contains("broken.json"), "\(result.allOutput)")
   }
 }
+
+@Suite("baas emulator checks --project-id like FIREBASE_PROJECT_ID", .timeLimit(.minutes(1)))
+struct EmulatorProjectIDTests {
+  @Test(
+    "a project ID the clients would refuse is a usage error",
+    arguments: [
+      "p", "Demo-Project", "demo_project", "demo-project-", String(repeating: "d", count: 31),
+    ])
+  func refused(projectID: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(
+      ["emulator", "--port", "0", "--project-id", projectID], timeout: 20)
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("--project-id"), "\(result.allOutput)")
+  }
+}
