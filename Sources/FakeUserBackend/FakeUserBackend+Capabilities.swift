@@ -67,15 +67,16 @@ extension FakeUserBackend {
       phoneNumber = try store.completePhoneVerification(verificationID: verificationID, code: code)
     } catch UserStoreError.invalidVerificationCode {
       throw UserBackendError(
-        .invalidCredentials, backendCode: "INVALID_CODE", message: "The SMS code is wrong.")
+        .invalidCredentials, backendCode: "INVALID_CODE",
+        message: UserBackendError.smsCodeRejectedMessage)
     } catch UserStoreError.verificationExpired {
       throw UserBackendError(
         .invalidCredentials, backendCode: "CODE_EXPIRED",
-        message: "The SMS code has expired; request a new one.")
+        message: UserBackendError.smsCodeRejectedMessage)
     } catch UserStoreError.unknownVerification {
       throw UserBackendError(
         .invalidCredentials, backendCode: "INVALID_VERIFICATION_ID",
-        message: "The verification ID is unknown or was already used.")
+        message: UserBackendError.smsCodeRejectedMessage)
     } catch {
       throw Self.mapped(error)
     }

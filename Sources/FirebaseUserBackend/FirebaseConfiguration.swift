@@ -9,8 +9,7 @@ import UserBackendKit
 /// and `https://securetoken.googleapis.com/v1/token?key=K`. With ``emulatorHost`` set
 /// (`"127.0.0.1:9099"`, the `FIREBASE_AUTH_EMULATOR_HOST` form) they become
 /// `http://HOST:PORT/identitytoolkit.googleapis.com/v1/accounts:<op>?key=K` and
-/// `http://HOST:PORT/securetoken.googleapis.com/v1/token?key=K`
-/// (docs/wire/firebase-auth.md §0 and §7.1).
+/// `http://HOST:PORT/securetoken.googleapis.com/v1/token?key=K`.
 ///
 /// `description` never contains the API key.
 public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible,
@@ -18,7 +17,8 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
 {
   /// The Web API key sent as the `key` query parameter. A secret for logging purposes.
   public var apiKey: String
-  /// The Firebase project ID, when known; used to namespace stored sessions.
+  /// The Firebase project ID, when known; used to namespace stored sessions. Must follow
+  /// ``FirebaseProjectID`` (6–30 lower-case letters, digits and hyphens).
   public var projectID: String?
   /// The Auth Emulator as `host:port` (`"127.0.0.1:9099"`, `"[::1]:9099"`), or `nil`
   /// for production.
@@ -51,11 +51,13 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   }
 
   /// A ``FileSessionStore`` namespace for this configuration: `"firebase-<projectID>"`,
-  /// `"firebase-emulator-<projectID>"` with an emulator host (`"default"` without a
-  /// project ID), so production and emulator sessions never mix.
+  /// `"firebase"` without a project ID, `"firebase-emulator_<projectID>"` (or
+  /// `"firebase-emulator_"`) with an emulator host. Project IDs contain no `_`, so no two
+  /// configurations share a namespace and production and emulator sessions never mix.
   public var sessionNamespace: String {
-    let project = projectID.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-    return emulatorHost == nil ? "firebase-\(project)" : "firebase-emulator-\(project)"
+    let project = projectID ?? ""
+    if emulatorHost != nil { return "firebase-emulator_" + project }
+    return project.isEmpty ? "firebase" : "firebase-" + project
   }
 
   /// The settings with the API key redacted.
@@ -69,7 +71,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   /// Checks the settings without any network call and returns the resolved endpoints.
   ///
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming `apiKey`
-  ///   (empty), `emulatorHost` (not `host:port`), `identityToolkitBaseURL` or
+  ///   (empty), `projectID` (not a ``FirebaseProjectID``), `emulatorHost` (not `host:port`), `identityToolkitBaseURL` or
   ///   `secureTokenURL` (not absolute, or plain `http` to a host that is neither
   ///   loopback nor the emulator host); on Linux also `emulatorHost`, `identityToolkitBaseURL`
   ///   or `secureTokenURL` with an IPv6 literal host (`[::1]:9099`), which the URL loader
@@ -77,6 +79,9 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   func resolvedEndpoints() throws -> FirebaseEndpoints {
     guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw UserBackendError(.misconfigured(setting: "apiKey", reason: "must not be empty"))
+    }
+    if let projectID, let problem = FirebaseProjectID.problem(with: projectID) {
+      throw UserBackendError(.misconfigured(setting: "projectID", reason: problem))
     }
     var emulator: EmulatorAddress?
     if let emulatorHost {

@@ -1,20 +1,27 @@
 import Foundation
 import UserBackendKit
 
-/// How one Firebase error code maps to a portable ``UserBackendError/Code``
-/// (docs/wire/firebase-auth.md §2, §3, §4 and §5.2).
+/// How one Firebase error code maps to a portable ``UserBackendError/Code``: the codes the
+/// Identity Toolkit and Secure Token APIs document, and those the official SDKs map.
 enum FirebaseErrorRule: Sendable, Hashable {
   case accountAlreadyExists
   case invalidCredentials
+  /// An SMS code that is wrong, expired, or for an unknown verification:
+  /// `.invalidCredentials` with ``UserBackendError/smsCodeRejectedMessage``.
+  case smsCodeRejected
   case weakPassword
   case invalidEmail
   case invalidInput(field: String, reason: String)
+  /// The app-verification proof of a phone verification is missing or was rejected:
+  /// `.invalidInput(field: "appVerification", reason:)`, the reason saying what is needed.
+  case appVerification(reason: String)
   case userDisabled
   /// Codes that end the session (cleared by the adapter).
   case sessionExpired
   case rateLimited
   /// The operation's capability is switched off on the project.
   case unsupported
+  /// A problem with the project the API key selects, or with the key: `.misconfigured`.
   case misconfiguredAPIKey(reason: String)
   case server
 
@@ -35,7 +42,8 @@ enum FirebaseErrorRule: Sendable, Hashable {
     add(
       .invalidCredentials, "EMAIL_NOT_FOUND", "INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS",
       "INVALID_IDP_RESPONSE", "INVALID_PENDING_TOKEN", "MISSING_OR_INVALID_NONCE",
-      "INVALID_CUSTOM_TOKEN", "CREDENTIAL_MISMATCH", "INVALID_CODE", "INVALID_TEMPORARY_PROOF")
+      "INVALID_CUSTOM_TOKEN", "CREDENTIAL_MISMATCH", "INVALID_TEMPORARY_PROOF")
+    add(.smsCodeRejected, "INVALID_CODE", "SESSION_EXPIRED", "INVALID_SESSION_INFO")
     add(.weakPassword, "WEAK_PASSWORD", "PASSWORD_DOES_NOT_MEET_REQUIREMENTS")
     add(.invalidEmail, "INVALID_EMAIL", "INVALID_IDENTIFIER")
     add(.invalidInput(field: "email", reason: "missing"), "MISSING_EMAIL")
@@ -43,12 +51,7 @@ enum FirebaseErrorRule: Sendable, Hashable {
     add(
       .invalidInput(field: "phoneNumber", reason: "not a valid E.164 phone number"),
       "INVALID_PHONE_NUMBER", "MISSING_PHONE_NUMBER")
-    add(
-      .invalidInput(field: "verificationID", reason: "unknown or invalid verification ID"),
-      "INVALID_SESSION_INFO", "MISSING_SESSION_INFO")
-    add(
-      .invalidInput(field: "verificationID", reason: "the code expired; request a new one"),
-      "SESSION_EXPIRED")
+    add(.invalidInput(field: "verificationID", reason: "missing"), "MISSING_SESSION_INFO")
     add(.invalidInput(field: "code", reason: "missing"), "MISSING_CODE")
     add(
       .invalidInput(field: "oobCode", reason: "invalid or expired action code"),
@@ -66,6 +69,44 @@ enum FirebaseErrorRule: Sendable, Hashable {
       .misconfiguredAPIKey(reason: "the API key belongs to a different project than the session"),
       "PROJECT_NUMBER_MISMATCH")
     add(
+      .misconfiguredAPIKey(
+        reason: "the Firebase project of this API key has not set up Authentication; open "
+          + "Authentication in the Firebase console and click Get started (or the key belongs "
+          + "to another project)"),
+      "CONFIGURATION_NOT_FOUND")
+    add(
+      .misconfiguredAPIKey(
+        reason: "the project of this API key needs a billing account for this operation "
+          + "(sending SMS codes); link one in the Firebase console"),
+      "BILLING_NOT_ENABLED")
+    let proofKinds =
+      "an iOS receipt and secret, a reCAPTCHA token or a Play Integrity token"
+    add(
+      .appVerification(
+        reason: "the project requires an app-verification proof (\(proofKinds)) and none "
+          + "was sent"), "MISSING_APP_CREDENTIAL")
+    add(
+      .appVerification(
+        reason: "the app-verification proof was rejected: the iOS receipt and secret (or the "
+          + "Play Integrity token) are wrong, expired or already used; obtain a new one"),
+      "INVALID_APP_CREDENTIAL")
+    add(
+      .appVerification(
+        reason: "the reCAPTCHA token was rejected (wrong, expired, already used, or for "
+          + "another site key); solve the reCAPTCHA again"), "CAPTCHA_CHECK_FAILED",
+      "INVALID_RECAPTCHA_TOKEN")
+    add(
+      .appVerification(reason: "the project requires a reCAPTCHA token and none was sent"),
+      "MISSING_RECAPTCHA_TOKEN")
+    add(
+      .appVerification(
+        reason: "the project requires a proof that identifies the app (\(proofKinds)) and "
+          + "none was sent"), "MISSING_CLIENT_IDENTIFIER")
+    add(
+      .appVerification(
+        reason: "the project requires an iOS receipt and secret and none was sent"),
+      "MISSING_IOS_APP_TOKEN")
+    add(
       .server,
       // Secure Token request-shape errors (a client bug, not a user error).
       "INVALID_GRANT_TYPE", "MISSING_GRANT_TYPE", "MISSING_REFRESH_TOKEN",
@@ -77,16 +118,13 @@ enum FirebaseErrorRule: Sendable, Hashable {
       "MISSING_MFA_PENDING_CREDENTIAL", "MISSING_MFA_ENROLLMENT_ID",
       // Multi-tenancy and blocking functions.
       "TENANT_ID_MISMATCH", "INVALID_TENANT_ID", "BLOCKING_FUNCTION_ERROR_RESPONSE",
-      // reCAPTCHA and app verification.
-      "MISSING_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_ACTION",
-      "MISSING_RECAPTCHA_VERSION", "INVALID_RECAPTCHA_VERSION", "CAPTCHA_CHECK_FAILED",
-      "INVALID_APP_CREDENTIAL", "MISSING_APP_CREDENTIAL", "MISSING_CLIENT_IDENTIFIER",
-      "MISSING_IOS_APP_TOKEN")
+      // reCAPTCHA Enterprise request-shape errors (a client bug, not a missing proof).
+      "INVALID_RECAPTCHA_ACTION", "MISSING_RECAPTCHA_VERSION", "INVALID_RECAPTCHA_VERSION")
     return table
   }()
 
   /// Codes after which the stored session is cleared when they answer a call that used
-  /// the session's ID token or refresh token (`docs/wire/firebase-auth.md` §5.4).
+  /// the session's ID token or refresh token (the official SDKs sign out on these).
   static let sessionRevokingCodes: Set<String> = [
     "USER_NOT_FOUND", "USER_DISABLED", "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN",
     "INVALID_ID_TOKEN",

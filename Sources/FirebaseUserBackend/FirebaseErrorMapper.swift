@@ -15,12 +15,13 @@ struct FirebaseErrorContext: Sendable, Hashable {
   var usesSession: Bool = false
 }
 
-/// Turns a Firebase error answer into a ``UserBackendError`` (docs/wire/firebase-auth.md
-/// §5): the code is `error.message` before `" : "`, the detail after it is the message,
-/// and the raw code is kept as `backendCode`.
+/// Turns a Firebase error answer into a ``UserBackendError``: the code is `error.message`
+/// before its first colon (trimmed, as the official SDKs read it), the detail after it is
+/// the message, and the raw code is kept as `backendCode`. Gateway rejections of the key
+/// or the project (``FirebaseGatewayProblem``) become `.misconfigured(setting: "apiKey")`.
 enum FirebaseErrorMapper {
-  /// The reason given for every rejected API key.
-  static let apiKeyRejectedReason = "the server rejected the API key (wrong API key?)"
+  /// The reason given for an API key the server does not accept as a key.
+  static let apiKeyRejectedReason = FirebaseGatewayProblem.invalidKeyReason
 
   /// Maps a non-2xx answer.
   static func error(for response: HTTPResponse, context: FirebaseErrorContext)
@@ -43,11 +44,10 @@ enum FirebaseErrorMapper {
     }
     let body = envelope.error
     let parts = FirebaseErrorMessage(body.message ?? "")
-    if isAPIKeyRejection(envelope, status: response.status) {
-      let code = envelope.reasons.contains("API_KEY_INVALID") ? "API_KEY_INVALID" : body.status
+    if let problem = FirebaseGatewayProblem.classify(envelope, status: response.status) {
       return UserBackendError(
-        .misconfigured(setting: "apiKey", reason: apiKeyRejectedReason),
-        backendCode: code.map(BackendErrorCode.init(rawValue:)))
+        .misconfigured(setting: "apiKey", reason: problem.reason),
+        backendCode: BackendErrorCode(rawValue: problem.code))
     }
     if response.status >= 500 {
       return UserBackendError(
@@ -76,19 +76,28 @@ enum FirebaseErrorMapper {
     context: FirebaseErrorContext
   ) -> UserBackendError {
     let backendCode = BackendErrorCode(rawValue: code)
-    let message = detail ?? ""
+    var message = detail ?? ""
     if context.usesSession && FirebaseErrorRule.sessionRevokingCodes.contains(code) {
       return UserBackendError(.sessionExpired, backendCode: backendCode, message: message)
     }
     let portable: UserBackendError.Code
+    var requirements: PasswordRequirements?
     switch FirebaseErrorRule.rule(for: code) {
     case .accountAlreadyExists: portable = .accountAlreadyExists
     case .invalidCredentials: portable = .invalidCredentials
+    case .smsCodeRejected:
+      portable = .invalidCredentials
+      message = UserBackendError.smsCodeRejectedMessage
     case .weakPassword:
-      portable = .weakPassword(minimumLength: minimumLength(in: detail))
+      requirements = FirebasePasswordPolicyText.requirements(in: detail)
+      portable = .weakPassword(
+        minimumLength: requirements?.minimumLength ?? CredentialValidation.minimumPasswordLength)
     case .invalidEmail: portable = .invalidEmail
     case .invalidInput(let field, let reason):
       portable = .invalidInput(field: field, reason: reason)
+    case .appVerification(let reason):
+      portable = .invalidInput(field: "appVerification", reason: reason)
+      if message.isEmpty { message = "appVerification: \(reason)" }
     case .userDisabled: portable = .userDisabled
     case .sessionExpired: portable = .sessionExpired
     case .rateLimited: portable = .rateLimited(retryAfter: retryAfter)
@@ -97,34 +106,7 @@ enum FirebaseErrorMapper {
       portable = .misconfigured(setting: "apiKey", reason: reason)
     case .server: portable = .server(status: status, code: code, message: detail)
     }
-    return UserBackendError(portable, backendCode: backendCode, message: message)
-  }
-
-  /// The first number in a `WEAK_PASSWORD` / `PASSWORD_DOES_NOT_MEET_REQUIREMENTS`
-  /// detail ("Password should be at least 6 characters"), else Firebase's default 6.
-  static func minimumLength(in detail: String?) -> Int {
-    guard let detail else { return CredentialValidation.minimumPasswordLength }
-    let digits = detail.split(whereSeparator: { !$0.isNumber })
-    for run in digits {
-      if let value = Int(run), (1...4096).contains(value) { return value }
-    }
-    return CredentialValidation.minimumPasswordLength
-  }
-
-  /// A gateway rejection of the API key: 400 with reason `API_KEY_INVALID`/`keyInvalid…`
-  /// or the text "API key not valid"/"API key expired", or 403 `PERMISSION_DENIED`
-  /// (`docs/wire/firebase-auth.md` §5.1).
-  static func isAPIKeyRejection(_ envelope: FirebaseErrorEnvelope, status: Int) -> Bool {
-    let reasons = envelope.reasons
-    if reasons.contains("API_KEY_INVALID")
-      || reasons.contains(where: { $0.hasPrefix("keyInvalid") })
-    {
-      return true
-    }
-    let message = envelope.error.message ?? ""
-    if message.hasPrefix("API key not valid") || message.hasPrefix("API key expired") {
-      return true
-    }
-    return status == 403 && envelope.error.status == "PERMISSION_DENIED"
+    return UserBackendError(
+      portable, backendCode: backendCode, message: message, passwordRequirements: requirements)
   }
 }

@@ -20,19 +20,37 @@ extension FirebaseUserBackend {
       isNewUser: true)
   }
 
+  /// ``startPhoneVerification(phoneNumber:appVerification:)`` without a proof: enough
+  /// for the Auth Emulator; production projects answer `.invalidInput(field:
+  /// "appVerification")`.
+  public func startPhoneVerification(phoneNumber: String) async throws -> String {
+    try await startPhoneVerification(phoneNumber: phoneNumber, appVerification: nil)
+  }
+
   /// Sends an SMS code with `accounts:sendVerificationCode` and returns the verification
   /// ID (`sessionInfo`), which is also kept in the session store as a
   /// ``PendingPhoneVerification`` so the flow survives a restart.
   ///
-  /// - Parameter phoneNumber: E.164, e.g. `"+819012345678"`.
-  /// - Throws: ``UserBackendError``: `.invalidInput(field: "phoneNumber")` before any
-  ///   request; `.invalidInput` (`INVALID_PHONE_NUMBER`), `.rateLimited`
-  ///   (`QUOTA_EXCEEDED`, `TOO_MANY_ATTEMPTS_TRY_LATER`), `.server` (app verification
-  ///   codes such as `MISSING_APP_CREDENTIAL`), `.network`, `.malformedResponse`.
-  public func startPhoneVerification(phoneNumber: String) async throws -> String {
+  /// - Parameters:
+  ///   - phoneNumber: E.164, e.g. `"+819012345678"`.
+  ///   - appVerification: the proof production requires (sent as `iosReceipt` +
+  ///     `iosSecret`, `recaptchaToken`, `captchaResponse` + `clientType` +
+  ///     `recaptchaVersion`, or `playIntegrityToken`); `nil` sends none.
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "phoneNumber" |
+  ///   "appVerification")` before any request; `.invalidInput(field: "appVerification")`
+  ///   when the service wants a proof or rejects it (`MISSING_APP_CREDENTIAL`,
+  ///   `INVALID_APP_CREDENTIAL`, `CAPTCHA_CHECK_FAILED`, …); `.invalidInput`
+  ///   (`INVALID_PHONE_NUMBER`), `.rateLimited` (`QUOTA_EXCEEDED`,
+  ///   `TOO_MANY_ATTEMPTS_TRY_LATER`), `.misconfigured` (`BILLING_NOT_ENABLED`),
+  ///   `.network`, `.malformedResponse`.
+  public func startPhoneVerification(
+    phoneNumber: String, appVerification: AppVerificationProof?
+  ) async throws -> String {
     let number = try PhoneNumberValidation.validate(phoneNumber)
+    try appVerification?.validate()
     let response = try await client.send(
-      SendVerificationCodeRequest(phoneNumber: number), capability: .phoneNumberSignIn)
+      SendVerificationCodeRequest(phoneNumber: number, proof: appVerification),
+      capability: .phoneNumberSignIn, secrets: appVerification?.secrets ?? [])
     guard !response.sessionInfo.isEmpty else {
       throw UserBackendError(
         .malformedResponse(reason: "accounts:sendVerificationCode: empty sessionInfo"))
@@ -50,9 +68,10 @@ extension FirebaseUserBackend {
   /// verification on success.
   ///
   /// - Throws: ``UserBackendError``: `.invalidInput(field: "verificationID" | "code")`
-  ///   before any request; `.invalidCredentials` (`INVALID_CODE`),
-  ///   `.invalidInput(field: "verificationID")` (`INVALID_SESSION_INFO`,
-  ///   `SESSION_EXPIRED`), `.network`, `.server`, `.malformedResponse`.
+  ///   before any request; `.invalidCredentials` with
+  ///   ``UserBackendError/smsCodeRejectedMessage`` when the code is wrong or expired or
+  ///   the verification unknown (`INVALID_CODE`, `SESSION_EXPIRED`,
+  ///   `INVALID_SESSION_INFO`), `.network`, `.server`, `.malformedResponse`.
   public func signIn(verificationID: String, code: String) async throws -> AuthSession {
     let verificationID = verificationID.trimmingCharacters(in: .whitespacesAndNewlines)
     let code = code.trimmingCharacters(in: .whitespacesAndNewlines)

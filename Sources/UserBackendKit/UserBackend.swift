@@ -16,6 +16,7 @@ import Foundation
 /// - Core: ``signUp(_:)``, ``signIn(_:)``, ``currentUser()``, ``signOut()``,
 ///   ``idToken(forceRefresh:)``
 /// - Capabilities: ``signInAnonymously()``, ``startPhoneVerification(phoneNumber:)``,
+///   ``startPhoneVerification(phoneNumber:appVerification:)``,
 ///   ``signIn(verificationID:code:)``, ``signIn(with:)``, ``sendPasswordReset(email:)``,
 ///   ``deleteAccount()``, ``authStateChanges``
 public protocol UserBackend: Sendable {
@@ -65,6 +66,16 @@ public protocol UserBackend: Sendable {
   /// a restart. Capability ``Capability/phoneNumberSignIn``.
   func startPhoneVerification(phoneNumber: String) async throws -> String
 
+  /// ``startPhoneVerification(phoneNumber:)`` with the app-verification proof production
+  /// Firebase requires before it sends an SMS (an iOS receipt and secret, a reCAPTCHA
+  /// token or a Play Integrity token). Backends that need none ignore it; the default
+  /// implementation forwards to ``startPhoneVerification(phoneNumber:)``.
+  /// - Throws: ``UserBackendError``, as ``startPhoneVerification(phoneNumber:)``, and
+  ///   `.invalidInput(field: "appVerification")` when the proof is missing, malformed or
+  ///   rejected.
+  func startPhoneVerification(phoneNumber: String, appVerification: AppVerificationProof?)
+    async throws -> String
+
   /// Completes phone sign-in with the verification ID and the SMS code.
   /// Capability ``Capability/phoneNumberSignIn``.
   func signIn(verificationID: String, code: String) async throws -> AuthSession
@@ -96,6 +107,12 @@ extension UserBackend {
   /// Default: throws `.unsupported(capability: .phoneNumberSignIn)`.
   public func startPhoneVerification(phoneNumber: String) async throws -> String {
     throw UserBackendError(.unsupported(capability: .phoneNumberSignIn))
+  }
+  /// Default: ignores the proof and calls ``startPhoneVerification(phoneNumber:)``.
+  public func startPhoneVerification(
+    phoneNumber: String, appVerification: AppVerificationProof?
+  ) async throws -> String {
+    try await startPhoneVerification(phoneNumber: phoneNumber)
   }
   /// Default: throws `.unsupported(capability: .phoneNumberSignIn)`.
   public func signIn(verificationID: String, code: String) async throws -> AuthSession {

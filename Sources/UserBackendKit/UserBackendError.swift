@@ -34,7 +34,10 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
     case accountAlreadyExists
     /// Unknown account or wrong password (never told apart).
     case invalidCredentials
-    /// The password is too short.
+    /// The password breaks the backend's password rules. `minimumLength` is the shortest
+    /// length the backend enforces: the one it stated, else its documented floor. When the
+    /// server listed its rules (a maximum length, character classes, …) they are in
+    /// ``UserBackendError/passwordRequirements``; report those, not a guess.
     case weakPassword(minimumLength: Int)
     /// The email address is malformed.
     case invalidEmail
@@ -89,13 +92,26 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
   public var backendCode: BackendErrorCode?
   /// Human-readable detail (the backend's message when there is one). Never a secret.
   public var message: String
+  /// With `.weakPassword`: the password rules the server listed, exactly as far as it
+  /// stated them; `nil` when it listed none (and for every other case).
+  public var passwordRequirements: PasswordRequirements?
 
   /// An error with a portable case, the backend's raw code and a message.
   /// An empty `message` is replaced by a default text for the case.
-  public init(_ code: Code, backendCode: BackendErrorCode? = nil, message: String = "") {
+  ///
+  /// - Parameter passwordRequirements: the rules a `.weakPassword` server answer listed.
+  public init(
+    _ code: Code, backendCode: BackendErrorCode? = nil, message: String = "",
+    passwordRequirements: PasswordRequirements? = nil
+  ) {
     self.code = code
     self.backendCode = backendCode
-    self.message = message.isEmpty ? Self.defaultMessage(for: code) : message
+    self.passwordRequirements = passwordRequirements
+    self.message =
+      message.isEmpty
+      ? passwordRequirements.map(\.summary).flatMap { $0.isEmpty ? nil : $0 }
+        ?? Self.defaultMessage(for: code)
+      : message
   }
 
   /// `code.name`, the backend code in brackets, and the message.

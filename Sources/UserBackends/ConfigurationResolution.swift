@@ -1,3 +1,5 @@
+import BackendHTTP
+import FirebaseUserBackend
 import Foundation
 
 /// The environment variables `baas` and ``BackendConfiguration`` read.
@@ -44,8 +46,8 @@ extension BackendConfiguration {
   /// 4. `backend` (the `--backend` option).
   ///
   /// The result has ``home`` set to an absolute state directory (`BAAS_HOME`, else the
-  /// file's `home`, else `$XDG_STATE_HOME/baas`, else `$HOME/.local/state/baas`) and passes
-  /// ``validate()``.
+  /// file's `home`, else `$XDG_STATE_HOME/baas`, else `$HOME/.local/state/baas`) that is
+  /// not an existing regular file (nor below one), and passes ``validate()``.
   ///
   /// - Parameter environment: the variables to read (pass a dictionary in tests).
   /// - Throws: ``BackendConfigurationError``: an unreadable file, an unknown backend name,
@@ -89,6 +91,7 @@ extension BackendConfiguration {
       configuration.ncmb.baseURL = value
     }
     configuration.home = try resolvedHome(configuration.home, environment: environment)
+    if let home = configuration.home { try checkStateDirectory(home) }
     try configuration.validate()
     return configuration
   }
@@ -124,9 +127,14 @@ extension BackendConfiguration {
   /// Checks the settings of the selected backend (others are ignored).
   ///
   /// - firebase: `apiKey` is set; `emulatorHost`, when set, is `host:port` with a port in
-  ///   1…65535 and no scheme or path; `projectID`, when set, is non-blank.
+  ///   1…65535 and no scheme or path, and not an IPv6 literal where the URL loader cannot
+  ///   reach one (Linux); `projectID`, when set, is a Google project ID
+  ///   (``FirebaseUserBackend/FirebaseProjectID``: 6–30 lower-case ASCII letters, digits and
+  ///   hyphens, starting with a letter, not ending with a hyphen; `demo-…` emulator IDs
+  ///   follow the same rule).
   /// - ncmb: `applicationKey` and `clientKey` are set; `baseURL`, when set, is an absolute
-  ///   `http` or `https` URL with a host and no query or fragment.
+  ///   `http` or `https` URL with a host (not an IPv6 literal on Linux) and no query or
+  ///   fragment.
   /// - Throws: ``BackendConfigurationError`` naming the variable and the file key.
   public func validate() throws {
     switch backend {
@@ -137,15 +145,22 @@ extension BackendConfiguration {
         firebase.apiKey, variable: ConfigurationVariable.firebaseAPIKey, key: "firebase.apiKey",
         hint: "the Web API key from the Firebase console (any value for the emulator)")
       if let projectID = firebase.projectID,
-        projectID.trimmingCharacters(in: .whitespaces).isEmpty || projectID.contains("/")
+        let problem = FirebaseProjectID.problem(with: projectID)
       {
         throw BackendConfigurationError(
           .invalidSetting,
           setting: Self.settingName(ConfigurationVariable.firebaseProjectID, "firebase.projectID"),
-          reason: "must be a project ID such as my-project (no spaces or slashes)")
+          reason: problem)
       }
       if let host = firebase.emulatorHost {
-        _ = try Self.parseHostPort(host)
+        let parsed = try Self.parseHostPort(host)
+        if URLLoaderSupport.rejects(host: parsed.host) {
+          throw BackendConfigurationError(
+            .invalidSetting,
+            setting: Self.settingName(
+              ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
+            reason: URLLoaderSupport.ipv6LiteralReason)
+        }
       }
     case .ncmb:
       try Self.require(
@@ -159,7 +174,8 @@ extension BackendConfiguration {
   }
 
   /// The validated NCMB base URL (``NCMBSettings/baseURL`` or the default).
-  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `NCMB_BASE_URL`.
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `NCMB_BASE_URL`, also
+  ///   for an IPv6 literal host the platform's URL loader cannot reach.
   public func ncmbBaseURL() throws -> URL {
     let text = ncmb.baseURL ?? Self.defaultNCMBBaseURL
     let setting = Self.settingName(ConfigurationVariable.ncmbBaseURL, "ncmb.baseURL")
@@ -173,6 +189,10 @@ extension BackendConfiguration {
         .invalidSetting, setting: setting,
         reason: "must be an absolute http(s) URL such as https://mbaas.api.nifcloud.com "
           + "(no query or fragment)")
+    }
+    if URLLoaderSupport.rejects(host: host) {
+      throw BackendConfigurationError(
+        .invalidSetting, setting: setting, reason: URLLoaderSupport.ipv6LiteralReason)
     }
     return url
   }
@@ -234,6 +254,27 @@ extension BackendConfiguration {
     throw BackendConfigurationError(
       .missingSetting, setting: settingName(ConfigurationVariable.home, "home"),
       reason: "no state directory: set BAAS_HOME (neither XDG_STATE_HOME nor HOME is set)")
+  }
+
+  /// Refuses a state directory that is an existing regular file, or lies below one: every
+  /// read of the session would fail, and "not signed in" would hide why.
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `BAAS_HOME`.
+  private static func checkStateDirectory(_ home: String) throws {
+    var url = URL(fileURLWithPath: home).standardizedFileURL
+    while url.path != "/" && !url.path.isEmpty {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+        guard isDirectory.boolValue else {
+          let which = url.path == home ? home : "\(url.path) (in \(home))"
+          throw BackendConfigurationError(
+            .invalidSetting, setting: settingName(ConfigurationVariable.home, "home"),
+            reason: "the state directory \(which) is not a directory but a file; point "
+              + "BAAS_HOME at a directory")
+        }
+        return
+      }
+      url.deleteLastPathComponent()
+    }
   }
 
   private static func expandingTilde(_ path: String, environment: [String: String]) -> String {

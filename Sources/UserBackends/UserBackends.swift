@@ -165,9 +165,10 @@ public enum UserBackends {
   /// The session-file namespace, one per backend and project, so switching backends or
   /// projects never mixes sessions:
   /// - fake: `fake`
-  /// - firebase: `firebase-<projectID>` (`firebase-default` without a project ID), or
-  ///   `firebase-emulator-<projectID>-<host>-<port>` against an emulator (so two emulators
-  ///   never share a session);
+  /// - firebase: `firebase-<projectID>` (`firebase` without a project ID), or
+  ///   `firebase-emulator_<projectID>_<host>_<port>` against an emulator (an empty
+  ///   project ID without one). Project IDs contain no `_` (``validate()`` checks them), so
+  ///   no two projects, emulators or production and emulator ever share a file;
   /// - ncmb: `ncmb-<host>[-<port>]-<first 12 hex digits of SHA-256(application key)>`
   ///   (the key itself never appears in a file name).
   public static func sessionNamespace(for configuration: BackendConfiguration) -> String {
@@ -175,11 +176,11 @@ public enum UserBackends {
     case .fake:
       return "fake"
     case .firebase:
-      let project = configuration.firebase.projectID ?? "default"
+      let project = configuration.firebase.projectID ?? ""
       guard let host = configuration.firebase.emulatorHost,
         let parsed = try? BackendConfiguration.parseHostPort(host)
-      else { return "firebase-\(project)" }
-      return "firebase-emulator-\(project)-\(parsed.host)-\(parsed.port)"
+      else { return project.isEmpty ? "firebase" : "firebase-\(project)" }
+      return "firebase-emulator_\(project)_\(parsed.host)_\(parsed.port)"
     case .ncmb:
       let url = try? configuration.ncmbBaseURL()
       var name = "ncmb-" + (url?.host ?? "invalid")

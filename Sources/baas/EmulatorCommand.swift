@@ -2,6 +2,7 @@ import AccountDatabase
 import BackendEmulator
 import Dispatch
 import FakeUserBackend
+import FirebaseUserBackend
 import Foundation
 import Synchronization
 import UserBackends
@@ -54,9 +55,9 @@ enum EmulatorCommand {
         throw UsageError("--port must be a number in 0…65535", command: "emulator")
       }
       let projectID = options.value("project-id") ?? "demo-project"
-      guard !projectID.isEmpty, !projectID.contains("/") else {
-        throw UsageError(
-          "--project-id must be a project ID such as demo-project", command: "emulator")
+      // The same rule as FIREBASE_PROJECT_ID, so the printed exports are accepted.
+      if let problem = FirebaseProjectID.problem(with: projectID) {
+        throw UsageError("--project-id \(problem)", command: "emulator")
       }
       let dataPath = options.value("data") ?? ":memory:"
       let store: UserStore

@@ -117,7 +117,10 @@ enum HumanOutput {
     case .misconfigured(let setting, _):
       let lowered = setting.lowercased()
       if lowered.contains("apikey") || lowered.contains("api_key") || lowered.contains("api key") {
-        return "wrong API key? check FIREBASE_API_KEY (or firebase.apiKey in the config file)"
+        return firebaseProjectHint(error)
+      }
+      if lowered.contains("projectid") || lowered.contains("project_id") {
+        return "check FIREBASE_PROJECT_ID (or firebase.projectID in the config file)"
       }
       if lowered.contains("client") || lowered.contains("signature") {
         return "wrong client key? check NCMB_CLIENT_KEY and NCMB_APPLICATION_KEY"
@@ -134,17 +137,28 @@ enum HumanOutput {
       return "the account exists; use baas signin"
     case .invalidCredentials:
       if let code = error.backendCode?.rawValue.uppercased(),
-        code.contains("CODE") || code.contains("VERIFICATION")
+        code.contains("CODE") || code.contains("VERIFICATION") || code.contains("SESSION")
       {
         return "check the SMS code, or start again with baas phone start"
       }
       return "check the identifier and the password (unknown accounts look the same)"
     case .weakPassword(let minimum):
+      if let requirements = error.passwordRequirements, !requirements.isEmpty {
+        return "choose a password that meets every rule: \(requirements.summary)"
+      }
       return "choose a password of at least \(minimum) characters"
+    case .invalidInput(let field, _) where field == "appVerification":
+      return "pass the app-verification proof with --app-verification KIND:VALUE or "
+        + "BAAS_APP_VERIFICATION (see baas phone start --help)"
     case .network:
       if backend == "fake" { return nil }
       return "is the server reachable? for the local emulator run `baas emulator` and set "
         + "FIREBASE_AUTH_EMULATOR_HOST or NCMB_BASE_URL"
+    case .unsupported(let capability)
+    where ["OPERATION_NOT_ALLOWED", "PASSWORD_LOGIN_DISABLED"].contains(
+      error.backendCode?.rawValue ?? ""):
+      return "the project has \(capability) switched off: enable the sign-in provider in the "
+        + "Firebase console (Authentication > Sign-in method)"
     case .unsupported(let capability):
       return "the \(backend ?? "selected") backend does not offer \(capability); "
         + "try --backend fake"
@@ -154,6 +168,35 @@ enum HumanOutput {
     default:
       return nil
     }
+  }
+}
+
+/// The hint for a Firebase `misconfigured(apiKey)` error: "wrong API key?" only when the
+/// server did not accept the key itself; otherwise what to fix in the project or in the
+/// key's restrictions.
+func firebaseProjectHint(_ error: UserBackendError) -> String {
+  let code = error.backendCode?.rawValue ?? ""
+  guard case .misconfigured(_, let reason) = error.code else { return "" }
+  if reason.contains("wrong API key") {
+    return "wrong API key? check FIREBASE_API_KEY (or firebase.apiKey in the config file)"
+  }
+  switch code {
+  case "CONFIGURATION_NOT_FOUND":
+    return "set up Authentication for the project in the Firebase console; "
+      + "FIREBASE_API_KEY selects the project"
+  case "BILLING_NOT_ENABLED":
+    return "link a billing account to the project in the Firebase console"
+  case "PROJECT_NUMBER_MISMATCH":
+    return "the session was made with another project's key: restore FIREBASE_API_KEY or "
+      + "sign in again"
+  case "SERVICE_DISABLED", "accessNotConfigured":
+    return "enable the Identity Toolkit API for the project in the Google Cloud console"
+  default:
+    if reason.contains("expired") {
+      return "renew the key, or set FIREBASE_API_KEY to a current one"
+    }
+    return "the key is valid; change its restrictions in the Google Cloud console "
+      + "(APIs & Services > Credentials) or use another key in FIREBASE_API_KEY"
   }
 }
 

@@ -8,27 +8,39 @@ enum PhoneCommands {
   static let all: [Command] = [start, verify]
 
   static let start = Command(
-    name: "phone start", synopsis: "--phone-number N [--json]",
+    name: "phone start", synopsis: "--phone-number N [--app-verification KIND:VALUE] [--json]",
     help: """
       Sends a verification code by SMS to an E.164 number (+819012345678). The
       verification ID is kept in BAAS_HOME so `baas phone verify` can finish the sign-in
       from another process. The fake sends no SMS: it prints the code on standard error.
 
+      Production Firebase sends an SMS only with an app-verification proof that the app
+      obtained; the emulators, the fake and NCMB need none. Give it as KIND:VALUE:
+        ios:RECEIPT:SECRET             iOS receipt and silent-push secret
+        recaptcha:TOKEN                reCAPTCHA v2 token
+        recaptcha-enterprise:TOKEN     reCAPTCHA Enterprise token (web client)
+        play-integrity:TOKEN           Android Play Integrity token
+      Prefer the environment variable BAAS_APP_VERIFICATION: an option is visible to
+      other users in the process list.
+
       options:
-        --phone-number N   the E.164 phone number
-        --json             print {"verification":{"id":...,"phoneNumber":...}} or {"error":{...}}
+        --phone-number N             the E.164 phone number
+        --app-verification KIND:VALUE  the proof (default: $BAAS_APP_VERIFICATION)
+        --json                       print {"verification":{"id":...,"phoneNumber":...}} or {"error":{...}}
       """,
-    spec: OptionSpec(valued: ["phone-number"], flags: ["json"]),
+    spec: OptionSpec(valued: ["phone-number", "app-verification"], flags: ["json"]),
     run: { options, context in
       guard let phoneNumber = options.value("phone-number") else {
         throw UsageError("--phone-number is required", command: "phone start")
       }
       let context = context.merging(options)
       let json = options.has("json")
+      let proof = try appVerification(options, context: context)
       do {
         let configuration = try context.configuration()
         let backend = try UserBackends.make(from: configuration)
-        let verificationID = try await backend.startPhoneVerification(phoneNumber: phoneNumber)
+        let verificationID = try await backend.startPhoneVerification(
+          phoneNumber: phoneNumber, appVerification: proof)
         if configuration.backend == .fake,
           let pending = try? UserBackends.fakeStore(for: configuration)
             .pendingPhoneVerifications()
@@ -51,6 +63,31 @@ enum PhoneCommands {
         return context.fail(error, json: json)
       }
     })
+
+  /// `BAAS_APP_VERIFICATION`: the app-verification proof for `phone start`.
+  static let appVerificationVariable = "BAAS_APP_VERIFICATION"
+
+  /// The proof from `--app-verification`, else `BAAS_APP_VERIFICATION`, else `nil`.
+  /// - Throws: ``UsageError`` naming the option or the variable (never the value).
+  static func appVerification(_ options: ParsedOptions, context: Context) throws
+    -> AppVerificationProof?
+  {
+    let source: String
+    let text: String
+    if let value = options.value("app-verification") {
+      (source, text) = ("--app-verification", value)
+    } else if let value = context.environment[appVerificationVariable], !value.isEmpty {
+      (source, text) = (appVerificationVariable, value)
+    } else {
+      return nil
+    }
+    do {
+      return try AppVerificationProof(parsing: text)
+    } catch let error as UserBackendError {
+      guard case .invalidInput(_, let reason) = error.code else { throw error }
+      throw UsageError("\(source): \(reason)", command: "phone start")
+    }
+  }
 
   static let verify = Command(
     name: "phone verify", synopsis: "--code C [--verification-id ID] [--json]",

@@ -59,9 +59,10 @@ enum VerifyCommand {
     do {
       loaded = try ContractLoader.load(directory: contractsDirectory)
     } catch {
-      Console.error(
-        "baas verify: cannot load contracts from \(contractsDirectory.path): \(error)")
-      return .failure
+      // A contract file that cannot be read is a problem with the command's input, like an
+      // unknown option: exit 2, naming the file (the loader's error does).
+      throw UsageError(
+        "cannot load contracts from \(contractsDirectory.path): \(error)", command: "verify")
     }
     let runner = ContractRunner(contracts: loaded, harnesses: harnesses)
     var progress: (@Sendable (ContractResult) -> Void)?

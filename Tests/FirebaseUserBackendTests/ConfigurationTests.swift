@@ -127,10 +127,13 @@ struct ConfigurationTests {
   @Test("session namespaces separate projects and the emulator")
   func namespaces() {
     #expect(FirebaseConfiguration(apiKey: "K", projectID: "p1").sessionNamespace == "firebase-p1")
-    #expect(FirebaseConfiguration(apiKey: "K").sessionNamespace == "firebase-default")
+    #expect(FirebaseConfiguration(apiKey: "K").sessionNamespace == "firebase")
     #expect(
       FirebaseConfiguration(apiKey: "K", projectID: "p1", emulatorHost: "127.0.0.1:9099")
-        .sessionNamespace == "firebase-emulator-p1")
+        .sessionNamespace == "firebase-emulator_p1")
+    #expect(
+      FirebaseConfiguration(apiKey: "K", projectID: "default").sessionNamespace
+        != FirebaseConfiguration(apiKey: "K").sessionNamespace)
   }
 
   @Test("the backend reports its ID and capabilities")

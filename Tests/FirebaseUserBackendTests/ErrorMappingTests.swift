@@ -20,8 +20,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     message.components(separatedBy: " : ").first ?? message
   }
 
-  /// Every code of docs/wire/firebase-auth.md §5.2, plus §2 (Secure Token), §3 (phone)
-  /// and §4 (IdP). Context: an email/password call that carried no session.
+  /// Every Identity Toolkit code the official SDKs map, plus the Secure Token, phone,
+  /// identity-provider and project-setup codes. Context: an email/password call that
+  /// carried no session.
   static let all: [ErrorCase] = [
     ErrorCase("EMAIL_EXISTS", .accountAlreadyExists),
     ErrorCase("EMAIL_NOT_FOUND", .invalidCredentials),
@@ -84,33 +85,39 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     ErrorCase("UNSUPPORTED_TENANT_OPERATION", .unsupported(capability: .emailPassword)),
     ErrorCase("INVALID_TENANT_ID", server("INVALID_TENANT_ID")),
     ErrorCase("BLOCKING_FUNCTION_ERROR_RESPONSE", server("BLOCKING_FUNCTION_ERROR_RESPONSE")),
-    ErrorCase("MISSING_RECAPTCHA_TOKEN", server("MISSING_RECAPTCHA_TOKEN")),
-    ErrorCase("INVALID_RECAPTCHA_TOKEN", server("INVALID_RECAPTCHA_TOKEN")),
+    ErrorCase("MISSING_RECAPTCHA_TOKEN", appVerification),
+    ErrorCase("INVALID_RECAPTCHA_TOKEN", appVerification),
     ErrorCase("INVALID_RECAPTCHA_ACTION", server("INVALID_RECAPTCHA_ACTION")),
     ErrorCase("MISSING_RECAPTCHA_VERSION", server("MISSING_RECAPTCHA_VERSION")),
     ErrorCase("INVALID_RECAPTCHA_VERSION", server("INVALID_RECAPTCHA_VERSION")),
-    ErrorCase("CAPTCHA_CHECK_FAILED", server("CAPTCHA_CHECK_FAILED")),
-    // Phone (§3).
+    ErrorCase("CAPTCHA_CHECK_FAILED", appVerification),
+    // Phone.
     ErrorCase(
       "INVALID_PHONE_NUMBER : Invalid format.", .invalidInput(field: "phoneNumber", reason: "")),
     ErrorCase("MISSING_PHONE_NUMBER", .invalidInput(field: "phoneNumber", reason: "")),
     ErrorCase("INVALID_CODE", .invalidCredentials),
-    ErrorCase("SESSION_EXPIRED", .invalidInput(field: "verificationID", reason: "")),
-    ErrorCase("INVALID_SESSION_INFO", .invalidInput(field: "verificationID", reason: "")),
+    ErrorCase("SESSION_EXPIRED", .invalidCredentials),
+    ErrorCase("INVALID_SESSION_INFO", .invalidCredentials),
     ErrorCase("MISSING_SESSION_INFO", .invalidInput(field: "verificationID", reason: "")),
     ErrorCase("MISSING_CODE", .invalidInput(field: "code", reason: "")),
     ErrorCase("QUOTA_EXCEEDED", .rateLimited(retryAfter: nil)),
-    ErrorCase("INVALID_APP_CREDENTIAL", server("INVALID_APP_CREDENTIAL")),
-    ErrorCase("MISSING_APP_CREDENTIAL", server("MISSING_APP_CREDENTIAL")),
-    ErrorCase("MISSING_CLIENT_IDENTIFIER", server("MISSING_CLIENT_IDENTIFIER")),
-    ErrorCase("MISSING_IOS_APP_TOKEN", server("MISSING_IOS_APP_TOKEN")),
+    ErrorCase("INVALID_APP_CREDENTIAL", appVerification),
+    ErrorCase("MISSING_APP_CREDENTIAL", appVerification),
+    ErrorCase("MISSING_CLIENT_IDENTIFIER", appVerification),
+    ErrorCase("MISSING_IOS_APP_TOKEN", appVerification),
+    // Project setup.
+    ErrorCase("CONFIGURATION_NOT_FOUND", .misconfigured(setting: "apiKey", reason: "")),
+    ErrorCase("BILLING_NOT_ENABLED", .misconfigured(setting: "apiKey", reason: "")),
     ErrorCase("INVALID_TEMPORARY_PROOF", .invalidCredentials),
     ErrorCase("PHONE_NUMBER_EXISTS", .accountAlreadyExists),
-    // IdP (§4).
+    // Identity providers.
     ErrorCase("MISSING_OR_INVALID_NONCE", .invalidCredentials),
     // Unknown codes stay values.
     ErrorCase("SOME_FUTURE_CODE : with detail", server("SOME_FUTURE_CODE")),
   ]
+
+  static let appVerification = UserBackendError.Code.invalidInput(
+    field: "appVerification", reason: "")
 
   static func server(_ code: String) -> UserBackendError.Code {
     .server(status: 400, code: code, message: nil)
@@ -170,7 +177,7 @@ struct ErrorMappingTests {
   }
 
   @Test(
-    "API key rejections become misconfigured(apiKey)",
+    "API key rejections become misconfigured(apiKey) 'wrong API key?'",
     arguments: [
       (
         400,
@@ -180,15 +187,7 @@ struct ErrorMappingTests {
         400,
         #"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}"#
       ),
-      (
-        400,
-        #"{"error":{"code":400,"message":"API key expired. Please renew the API key.","status":"INVALID_ARGUMENT"}}"#
-      ),
       (400, #"{"error":{"code":400,"message":"Bad key","errors":[{"reason":"keyInvalid"}]}}"#),
-      (
-        403,
-        #"{"error":{"code":403,"message":"Requests from referer <empty> are blocked.","status":"PERMISSION_DENIED"}}"#
-      ),
       (
         403,
         #"{"error":{"code":403,"message":"The request is missing a valid API key.","status":"PERMISSION_DENIED"}}"#

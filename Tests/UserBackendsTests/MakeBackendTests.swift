@@ -31,7 +31,7 @@ struct MakeBackendTests {
     "firebase and ncmb are built from their settings without a network call",
     arguments: [
       (
-        ["BAAS_BACKEND": "firebase", "FIREBASE_API_KEY": "k", "FIREBASE_PROJECT_ID": "p"],
+        ["BAAS_BACKEND": "firebase", "FIREBASE_API_KEY": "k", "FIREBASE_PROJECT_ID": "my-project"],
         "firebase"
       ),
       (

@@ -28,7 +28,7 @@ struct SessionNamespaceTests {
     #expect(Set(names).count == names.count, "\(names)")
     #expect(names[0] == "fake")
     #expect(names[1] == "firebase-alpha")
-    #expect(names[3] == "firebase-emulator-alpha-127.0.0.1-9099")
+    #expect(names[3] == "firebase-emulator_alpha_127.0.0.1_9099")
     #expect(names[4].hasPrefix("ncmb-mbaas.api.nifcloud.com-"))
     #expect(names[6].hasPrefix("ncmb-127.0.0.1-9099-"))
   }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The error body Google APIs send (docs/wire/firebase-auth.md §5.1):
+/// The error body Google APIs send:
 /// `{"error":{"code":400,"message":"CODE : detail","status":"…","errors":[…],"details":[…]}}`.
 ///
 /// Also accepted: an OAuth-style `{"error":"invalid_grant","error_description":"…"}`,
@@ -59,9 +59,14 @@ struct FirebaseErrorEnvelope: Decodable, Sendable, Hashable {
   }
 }
 
-/// A Firebase error message split at the first `" : "`: the code before it and the
-/// detail after it (`docs/wire/firebase-auth.md` §5.1). A message without a separator is
-/// all code, unless it is a sentence (contains spaces), which has no code.
+/// A Firebase error message split as the official SDKs split it: at the first colon, both
+/// sides trimmed. `CODE`, `CODE:`, `CODE: detail`, `CODE : detail` and `CODE :detail` all
+/// have the code `CODE`; the detail is everything after the first colon (colons included).
+///
+/// The part before the colon (or the whole message, without one) is a code only when it
+/// looks like one: ASCII letters, digits, `_`, `-` and `.`, no spaces. Anything else is a
+/// sentence (`API key not valid. …`, `Invalid JSON payload received. Unknown name "x":
+/// …`), which has no code and is all detail.
 struct FirebaseErrorMessage: Sendable, Hashable {
   /// The code, e.g. `"WEAK_PASSWORD"`, or `nil` for a free-text message.
   let code: String?
@@ -71,17 +76,33 @@ struct FirebaseErrorMessage: Sendable, Hashable {
   /// Splits `message`.
   init(_ message: String) {
     let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
-    if let range = trimmed.range(of: " : ") {
-      let head = trimmed[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-      let tail = trimmed[range.upperBound...].trimmingCharacters(in: .whitespaces)
-      code = head.isEmpty ? nil : head
-      detail = tail.isEmpty ? nil : tail
-    } else if trimmed.contains(" ") || trimmed.isEmpty {
+    let head: Substring
+    let tail: Substring?
+    if let colon = trimmed.firstIndex(of: ":") {
+      head = trimmed[..<colon]
+      tail = trimmed[trimmed.index(after: colon)...]
+    } else {
+      head = Substring(trimmed)
+      tail = nil
+    }
+    let candidate = head.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard Self.looksLikeCode(candidate) else {
       code = nil
       detail = trimmed.isEmpty ? nil : trimmed
-    } else {
-      code = trimmed
-      detail = nil
+      return
     }
+    code = candidate
+    let rest = tail?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    detail = rest.isEmpty ? nil : rest
+  }
+
+  /// `true` for `EMAIL_EXISTS`, `invalid_grant`, `API_KEY_INVALID`: non-empty, only ASCII
+  /// letters, digits, `_`, `-`, `.`.
+  static func looksLikeCode(_ text: String) -> Bool {
+    !text.isEmpty
+      && text.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII
+          && (CharacterSet.alphanumerics.contains(scalar) || "_-.".unicodeScalars.contains(scalar))
+      }
   }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A duration in seconds that Firebase sends as a string (`"expiresIn": "3600"`,
-/// docs/wire/firebase-auth.md §0); a JSON number is accepted too.
+/// `"expires_in": "3600"`); a JSON number is accepted too. It must be finite and not
+/// negative: anything else is a decoding error (a malformed answer), never an expiry
+/// in the past or at "not a number".
 struct WireSeconds: Decodable, Sendable, Hashable {
   /// The seconds.
   let seconds: TimeInterval
@@ -9,16 +11,18 @@ struct WireSeconds: Decodable, Sendable, Hashable {
   /// Decodes `"3600"` or `3600`.
   init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
+    let value: TimeInterval?
     if let number = try? container.decode(Double.self) {
-      seconds = number
+      value = number
     } else {
       let text = try container.decode(String.self)
-      guard let number = TimeInterval(text.trimmingCharacters(in: .whitespaces)) else {
-        throw DecodingError.dataCorruptedError(
-          in: container, debugDescription: "not a number of seconds")
-      }
-      seconds = number
+      value = TimeInterval(text.trimmingCharacters(in: .whitespaces))
     }
+    guard let value, value.isFinite, value >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "not a finite, non-negative number of seconds")
+    }
+    seconds = value
   }
 
   init(seconds: TimeInterval) { self.seconds = seconds }
@@ -41,8 +45,8 @@ struct EmptyResponse: FirebaseResponse, Hashable {
   }
 }
 
-/// One linked provider, as in `providerUserInfo[]` (`FT:schema.ts`
-/// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`; `docs/wire/firebase-auth.md` §1).
+/// One linked provider, as in `providerUserInfo[]` (the Identity Toolkit schema's
+/// `GoogleCloudIdentitytoolkitV1ProviderUserInfo`).
 struct ProviderUserInfo: Decodable, Sendable, Hashable {
   /// `"password"`, `"phone"`, `"apple.com"`, …
   let providerId: String

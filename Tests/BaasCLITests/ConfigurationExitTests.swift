@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@Suite("baas exits 2 naming the setting for every configuration problem", .timeLimit(.minutes(2)))
+struct ConfigurationExitTests {
+  static let firebase = ["BAAS_BACKEND": "firebase", "FIREBASE_API_KEY": "AIzaTest-key"]
+
+  @Test(
+    "an IPv6 emulator host or NCMB base URL",
+    arguments: [
+      (["FIREBASE_AUTH_EMULATOR_HOST": "[::1]:9099"], "FIREBASE_AUTH_EMULATOR_HOST"),
+      (
+        [
+          "BAAS_BACKEND": "ncmb", "NCMB_APPLICATION_KEY": "a", "NCMB_CLIENT_KEY": "c",
+          "NCMB_BASE_URL": "http://[::1]:9099",
+        ], "NCMB_BASE_URL"
+      ),
+    ])
+  func ipv6(environment: [String: String], setting: String) async throws {
+    #if canImport(FoundationNetworking)
+      let baas = try Baas()
+      defer { baas.cleanUp() }
+      let result = try await baas.run(
+        ["signin", "--email", "a@example.com", "--json"],
+        environment: Self.firebase.merging(environment) { $1 }.merging([
+          "BAAS_PASSWORD": "pw-123456"
+        ]) { $1 })
+      #expect(result.status == 2, "\(result.allOutput)")
+      let error = try #require(try result.json()["error"] as? [String: Any])
+      #expect(error["code"] as? String == "misconfigured")
+      #expect((error["message"] as? String)?.contains(setting) == true, "\(result.allOutput)")
+    #endif
+  }
+
+  @Test(
+    "a project ID outside the rule is refused before any request",
+    arguments: [String(repeating: "p", count: 300), "プロジェクト"])
+  func projectID(projectID: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(
+      ["signin", "--email", "a@example.com"],
+      environment: Self.firebase.merging([
+        "FIREBASE_PROJECT_ID": projectID, "BAAS_PASSWORD": "pw-123456",
+        // Nothing listens here: a request would fail as a network error (exit 1).
+        "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9",
+      ]) { $1 })
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("FIREBASE_PROJECT_ID"), "\(result.allOutput)")
+    #expect(!result.standardError.contains("network"))
+  }
+
+  @Test("BAAS_HOME naming a regular file", arguments: ["whoami", "token", "signout"])
+  func homeIsAFile(command: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let file = baas.home.appendingPathComponent("not-a-directory")
+    try Data("x".utf8).write(to: file)
+    let result = try await baas.run([command], environment: ["BAAS_HOME": file.path])
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("BAAS_HOME"), "\(result.allOutput)")
+    #expect(!result.standardError.contains("notSignedIn"), "\(result.allOutput)")
+  }
+
+  @Test(
+    "a malformed contract file is a usage error of baas verify",
+    arguments: ["{ not json", #"{"name":"x"}"#, "[]"])
+  func malformedContract(text: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let contracts = baas.home.appendingPathComponent("Contracts", isDirectory: true)
+    try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: contracts.appendingPathComponent("broken.json"))
+    let result = try await baas.run(
+      ["verify", "--contracts", contracts.path, "--backends", "fake"])
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("broken.json"), "\(result.allOutput)")
+  }
+}
+
+@Suite("baas emulator checks --project-id like FIREBASE_PROJECT_ID", .timeLimit(.minutes(1)))
+struct EmulatorProjectIDTests {
+  @Test(
+    "a project ID the clients would refuse is a usage error",
+    arguments: [
+      "p", "Demo-Project", "demo_project", "demo-project-", String(repeating: "d", count: 31),
+    ])
+  func refused(projectID: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(
+      ["emulator", "--port", "0", "--project-id", projectID], timeout: 20)
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("--project-id"), "\(result.allOutput)")
+  }
+}
