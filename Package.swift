@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // UserBackendKit: one `UserBackend` protocol in front of Firebase Authentication,
 // NCMB-style REST servers and a local fake. No outside Swift packages: only the
-// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite).
+// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite, zlib).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -36,6 +36,13 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
+    // zlib, for gzip/deflate bodies in HAR imports and recordings (Foundation on Linux has
+    // no decompression API).
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
 
     // The port.
     .target(
@@ -46,7 +53,7 @@ let package = Package(
     .target(name: "BackendHTTP", dependencies: ["UserBackendKit"], swiftSettings: strictSettings),
     .target(
       name: "HTTPReplay",
-      dependencies: ["BackendHTTP", "UserBackendKit"],
+      dependencies: ["BackendHTTP", "UserBackendKit", "CZlib"],
       swiftSettings: strictSettings
     ),
 

@@ -26,7 +26,7 @@ enum PhoneCommands {
       let json = options.has("json")
       do {
         let configuration = try context.configuration()
-        let backend = try UserBackends.make(from: configuration)
+        let backend = try UserBackends.make(from: configuration, transport: context.transport)
         let verificationID = try await backend.startPhoneVerification(phoneNumber: phoneNumber)
         if configuration.backend == .fake,
           let pending = try? UserBackends.fakeStore(for: configuration)
@@ -72,7 +72,7 @@ enum PhoneCommands {
         json: options.has("json"), context: context,
         {
           let configuration = try context.configuration()
-          let backend = try UserBackends.make(from: configuration)
+          let backend = try UserBackends.make(from: configuration, transport: context.transport)
           var verificationID = options.value("verification-id")
           if verificationID == nil {
             verificationID = try await UserBackends.sessionStore(for: configuration).load()
