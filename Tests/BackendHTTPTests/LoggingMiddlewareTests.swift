@@ -85,3 +85,26 @@ struct LoggingMiddlewareTests {
     #expect(response.status == 204)
   }
 }
+
+@Suite("Logged URLs", .timeLimit(.minutes(1)))
+struct LoggedURLTests {
+  @Test(
+    "every query value is redacted; names, host, port and path stay",
+    arguments: [
+      (
+        "https://mbaas.api.nifcloud.com/2013-09-01/login?userName=ada&password=p%40ss",
+        "https://mbaas.api.nifcloud.com/2013-09-01/login?userName=<redacted>&password=<redacted>"
+      ),
+      (
+        "http://[::1]:9099/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k",
+        "http://[::1]:9099/identitytoolkit.googleapis.com/v1/accounts:lookup?key=<redacted>"
+      ),
+      (
+        "https://securetoken.googleapis.com/v1/token", "https://securetoken.googleapis.com/v1/token"
+      ),
+      ("https://example.com/a?flag&x=", "https://example.com/a?flag&x=<redacted>"),
+    ])
+  func redactedURL(_ input: String, _ expected: String) throws {
+    #expect(HTTPExchangeRecord.redact(try #require(URL(string: input))) == expected)
+  }
+}
