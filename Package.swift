@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // UserBackendKit: one `UserBackend` protocol in front of Firebase Authentication,
 // NCMB-style REST servers and a local fake. No outside Swift packages: only the
-// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite).
+// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite, zlib).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -38,6 +38,13 @@ let package = Package(
       name: "CSQLite",
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    // zlib, for gzip/deflate bodies in HAR imports and recordings (Foundation on Linux has
+    // no decompression API).
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
 
     // The port: depends on system libraries only. docs/ARCHITECTURE.md has the rules;
@@ -98,7 +105,7 @@ let package = Package(
     // Test tooling: replay, the emulator, the contracts, and the harnesses that join them.
     .target(
       name: "HTTPReplay",
-      dependencies: ["BackendHTTP", "UserBackendKit"],
+      dependencies: ["BackendHTTP", "UserBackendKit", "CZlib"],
       swiftSettings: strictSettings
     ),
     .target(

@@ -30,6 +30,8 @@ public struct BackendEmulator: Sendable {
   public let firebase: FirebaseAuthHandler
   /// The NCMB handler.
   public let ncmb: NCMBHandler
+  /// Receives one record per request handled (query values redacted); `nil` logs nothing.
+  public let logger: HTTPLogger?
 
   /// An emulator over `store`.
   ///
@@ -39,12 +41,14 @@ public struct BackendEmulator: Sendable {
   ///     public ``NCMBDemoKeys/applicationKey``).
   ///   - ncmbClientKey: the key NCMB signatures must use (default: the public
   ///     ``NCMBDemoKeys/clientKey``).
+  ///   - logger: receives one record per request handled; `nil` logs nothing.
   public init(
     store: UserStore, projectID: String = "demo-project",
     ncmbApplicationKey: String = NCMBDemoKeys.applicationKey,
-    ncmbClientKey: String = NCMBDemoKeys.clientKey
+    ncmbClientKey: String = NCMBDemoKeys.clientKey, logger: HTTPLogger? = nil
   ) {
     self.store = store
+    self.logger = logger
     firebase = FirebaseAuthHandler(store: store, projectID: projectID)
     ncmb = NCMBHandler(
       store: store, applicationKey: ncmbApplicationKey, clientKey: ncmbClientKey)
@@ -56,6 +60,14 @@ public struct BackendEmulator: Sendable {
   /// CORS fields, and every answer carries `Access-Control-Allow-Origin: *` (as the
   /// Firebase Auth Emulator does), so the vendors' JavaScript SDKs can use the emulator.
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    guard let logger else { return await route(request) }
+    let logged = try? await LoggingMiddleware(logger: logger).intercept(request) {
+      await route($0)
+    }
+    return logged ?? HTTPResponse(status: 500)
+  }
+
+  private func route(_ request: HTTPRequest) async -> HTTPResponse {
     if request.method == .options { return Self.preflight(request) }
     var response =
       NCMBHandler.handles(request) ? await ncmb.handle(request) : await firebase.handle(request)

@@ -37,17 +37,22 @@ public final class FirebaseUserBackend: UserBackend {
   /// A backend for `configuration`, sending requests through `transport` and keeping
   /// sessions in `sessionStore`.
   ///
-  /// - Parameter clock: the time used for token expiry (inject a `ManualClock` in tests).
+  /// - Parameters:
+  ///   - clock: the time used for token expiry (inject a `ManualClock` in tests).
+  ///   - logger: receives one line per HTTP exchange (URL query values redacted); `nil`
+  ///     logs nothing.
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` for an empty API key,
   ///   a malformed emulator host, or plain HTTP to a host that is neither loopback nor
   ///   the emulator host. No network call is made.
   public init(
     configuration: FirebaseConfiguration, transport: any HTTPTransport,
-    sessionStore: any SessionStore, clock: any AuthClock = SystemClock()
+    sessionStore: any SessionStore, clock: any AuthClock = SystemClock(),
+    logger: HTTPLogger? = nil
   ) throws {
     self.configuration = configuration
     self.client = FirebaseClient(
-      endpoints: try configuration.resolvedEndpoints(), transport: transport)
+      endpoints: try configuration.resolvedEndpoints(),
+      transport: logger?.wrapping(transport) ?? transport)
     self.state = SessionStateStore(store: sessionStore)
     self.clock = clock
   }

@@ -135,14 +135,27 @@ public struct Cassette: Codable, Sendable, Hashable {
     return data
   }
 
-  /// Writes the cassette to `url` (creating parent folders) after a leak scan of the exact
-  /// bytes for `secrets` and for generic secret shapes; the file is replaced atomically.
-  /// - Throws: ``CassetteError/leakDetected(_:)`` (nothing written) or
-  ///   ``CassetteError/writeFailed(path:reason:)`` (any previous file unchanged).
-  public func write(to url: URL, secrets: [String]) throws {
+  /// The encoded bytes after the checks `cassette lint` makes: a leak scan of the bytes for
+  /// `secrets` and secret shapes, the HAR schema, and the leak scan on decoded values
+  /// (``CassetteLinter``).
+  /// - Throws: ``CassetteError/leakDetected(_:)`` or ``CassetteError/lintFailed(_:)``.
+  public func checkedData(secrets: [String]) throws -> Data {
     let data = try encoded()
     let findings = LeakScanner.scan(data, secrets: secrets)
     guard findings.isEmpty else { throw CassetteError.leakDetected(findings) }
+    let problems = CassetteLinter.lint(data: data, file: "cassette", secrets: secrets)
+    guard problems.isEmpty else {
+      throw CassetteError.lintFailed(problems.map { "\($0.location): \($0.message)" })
+    }
+    return data
+  }
+
+  /// Writes the cassette to `url` (creating parent folders) after the checks of
+  /// ``checkedData(secrets:)``; the file is replaced atomically.
+  /// - Throws: ``CassetteError/leakDetected(_:)``, ``CassetteError/lintFailed(_:)`` (nothing
+  ///   written) or ``CassetteError/writeFailed(path:reason:)`` (any previous file unchanged).
+  public func write(to url: URL, secrets: [String]) throws {
+    let data = try checkedData(secrets: secrets)
     do {
       try FileManager.default.createDirectory(
         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

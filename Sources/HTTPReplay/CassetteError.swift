@@ -17,6 +17,9 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
   case leakDetected([LeakFinding])
   /// Writing the file failed; any previous file is unchanged.
   case writeFailed(path: String, reason: String)
+  /// The cassette does not pass `cassette lint`: one line per finding (field path and what
+  /// is wrong, never the value). Nothing was written.
+  case lintFailed([String])
 
   /// One line (plus one line per leak finding).
   public var description: String {
@@ -31,6 +34,9 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
       "refusing to write the cassette: the leak scan found \(findings.count) secret(s)\n"
         + findings.map { "  - \($0)" }.joined(separator: "\n")
     case .writeFailed(let path, let reason): "cannot write cassette \(path): \(reason)"
+    case .lintFailed(let findings):
+      "refusing to write the cassette: \(findings.count) lint finding(s)\n"
+        + findings.map { "  - \($0)" }.joined(separator: "\n")
     }
   }
 }

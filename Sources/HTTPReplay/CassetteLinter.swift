@@ -1,7 +1,9 @@
 import Foundation
 
-/// Checks cassette files: HAR 1.2 structure, the `_replay` block, and a leak scan (generic
-/// shapes plus any given secrets). Backs `baas cassette lint DIR`.
+/// Checks cassette files: HAR 1.2 structure, the `_replay` block, and a leak scan on decoded
+/// values (``DecodedLeakScan``: secret shapes, unredacted rule-named fields, bodies hidden
+/// by base64 or gzip/deflate) plus the bytes (``LeakScanner``: every encoded form of the
+/// given secrets). Backs `baas cassette lint DIR`.
 public enum CassetteLinter {
   /// One problem in one file.
   public struct Finding: Sendable, Hashable, CustomStringConvertible {
@@ -68,14 +70,23 @@ public enum CassetteLinter {
   /// Lints one cassette's bytes.
   public static func lint(data: Data, file: String, secrets: [String] = []) -> [Finding] {
     var findings: [Finding] = []
-    if let object = try? JSONSerialization.jsonObject(with: data) {
+    let parsed = try? JSONSerialization.jsonObject(with: data)
+    if let object = parsed {
       findings += HARSchema.problems(in: object).map {
         Finding(file: file, location: $0.path, message: $0.message, kind: .schema)
+      }
+      findings += DecodedLeakScan.scan(object, secrets: secrets).map {
+        Finding(file: file, location: $0.path, message: $0.message, kind: .leak)
       }
     } else {
       findings.append(Finding(file: file, location: "(file)", message: "not JSON", kind: .schema))
     }
-    findings += LeakScanner.scan(data, secrets: secrets).map { leak in
+    // The byte scan adds the encoded forms of configured secrets (base64 inside a header,
+    // …); generic shapes come from the decoded scan when the file parses.
+    let leaks = LeakScanner.scan(data, secrets: secrets).filter {
+      parsed == nil || $0.secretIndex != nil
+    }
+    findings += leaks.map { leak in
       Finding(
         file: file, location: "line \(leak.line), column \(leak.column)",
         message: leak.secretIndex.map { "\(leak.form) form of secret #\($0 + 1)" }

@@ -4,20 +4,40 @@ import Foundation
 /// Turns a HAR export (browser dev tools, HTTP debuggers) into a redacted cassette, for
 /// `baas cassette import FILE.har`.
 public enum HARImporter {
+  /// The hosts of each service's API, for ``importHAR(data:rules:secrets:backend:contract:provenance:source:allowedHosts:skipped:)``'s
+  /// `allowedHosts` (loopback hosts, where emulators listen, are always allowed).
+  public static let serviceHosts: [String: Set<String>] = [
+    "firebase": ["identitytoolkit.googleapis.com", "securetoken.googleapis.com"],
+    "ncmb": ["mbaas.api.nifcloud.com"],
+  ]
+
   /// Imports `data` (a HAR 1.1/1.2 file; unknown fields ignored).
   ///
-  /// Every entry with an `http`/`https` URL is kept, redacted with `rules` (one alias table
-  /// for the whole file); cookies, HTTP/2 pseudo-headers and response headers outside the
-  /// allow-list are dropped. An existing `_replay` block supplies backend, contract, seed
-  /// and variables; otherwise the parameters do. The clock is the `_replay` clock, else the
-  /// first entry's `startedDateTime`, else 1970-01-01.
-  /// - Throws: ``CassetteError/malformed(field:reason:)`` for a file that is not HAR;
-  ///   ``CassetteError/leakDetected(_:)`` when a secret or secret shape survives redaction.
+  /// The file is checked first as `cassette lint` checks a cassette (HAR structure; a
+  /// `_replay` block is not required): a file without `log.entries` is refused, not turned
+  /// into an empty cassette. Every entry with an `http`/`https` URL whose host is allowed is
+  /// kept, its bodies decoded (base64, gzip/deflate; the `Content-Encoding` header dropped),
+  /// then redacted with `rules` (one alias table for the whole file); cookies, HTTP/2
+  /// pseudo-headers and response headers outside the allow-list are dropped. An existing
+  /// `_replay` block supplies backend, contract, seed and variables; otherwise the
+  /// parameters do. The clock is the `_replay` clock, else the first entry's
+  /// `startedDateTime`, else 1970-01-01. The result passes `cassette lint`.
+  /// - Parameters:
+  ///   - allowedHosts: the hosts whose traffic belongs in the cassette (compared
+  ///     case-insensitively; loopback hosts always pass); `nil` keeps every host. Entries
+  ///     to other hosts are left out and passed to `skipped` (entry index, host): the
+  ///     rules only know the named service's secrets, so other traffic is never stored.
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` for a file that is not HAR, has
+  ///   no entries (or none for an allowed host), or has a body in a content coding that
+  ///   cannot be decoded; ``CassetteError/leakDetected(_:)`` or
+  ///   ``CassetteError/lintFailed(_:)`` when a secret or secret shape survives redaction.
   public static func importHAR(
     data: Data, rules: RedactionRules = .standard, secrets: [String],
     backend: String = "imported", contract: String = "imported",
-    provenance: Provenance.Kind = .live, source: String? = nil
+    provenance: Provenance.Kind = .live, source: String? = nil,
+    allowedHosts: Set<String>? = nil, skipped: ((Int, String) -> Void)? = nil
   ) throws -> Cassette {
+    try validate(data)
     struct File: Decodable { var log: HARLog }
     let log: HARLog
     do {
@@ -32,18 +52,31 @@ public enum HARImporter {
       existing.flatMap { ISO8601.date(from: $0.clock) }
       ?? log.entries.lazy.compactMap { ISO8601.date(from: $0.startedDateTime) }.first
       ?? Date(timeIntervalSince1970: 0)
+    let allowed = allowedHosts.map { Set($0.map { $0.lowercased() }) }
     let redactor = Redactor(rules: rules)
     var entries: [HAREntry] = []
     for (index, entry) in log.entries.enumerated() {
-      let scheme = URL(string: entry.request.url)?.scheme?.lowercased()
+      let url = URL(string: entry.request.url)
+      let scheme = url?.scheme?.lowercased()
       guard scheme == "http" || scheme == "https" else { continue }
-      let request = redactor.redact(try entry.httpRequest(index: index))
-      let response = redactor.redact(try entry.httpResponse(index: index))
+      let host = url?.host?.lowercased() ?? ""
+      if let allowed, !allowed.contains(host), !isLoopback(host) {
+        skipped?(index, host)
+        continue
+      }
+      let request = try decoded(try entry.httpRequest(index: index), index: index)
+      let response = try decoded(try entry.httpResponse(index: index), index: index)
       let startedAt = ISO8601.date(from: entry.startedDateTime) ?? clock
       entries.append(
         HAREntry(
-          Interaction(request: request, response: response), startedAt: startedAt,
-          order: entries.count))
+          Interaction(request: redactor.redact(request), response: redactor.redact(response)),
+          startedAt: startedAt, order: entries.count))
+    }
+    guard !entries.isEmpty else {
+      throw CassetteError.malformed(
+        field: "log.entries",
+        reason: allowed == nil
+          ? "no http(s) entries" : "no entries for the backend's hosts; nothing to import")
     }
     let metadata = ReplayMetadata(
       backend: existing?.backend ?? backend, contract: existing?.contract ?? contract,
@@ -53,8 +86,66 @@ public enum HARImporter {
       provenance: existing?.provenance
         ?? Provenance(kind: provenance, source: source, recordedAt: clock))
     let cassette = Cassette(metadata: metadata, entries: entries)
-    let findings = LeakScanner.scan(try cassette.encoded(), secrets: secrets)
-    guard findings.isEmpty else { throw CassetteError.leakDetected(findings) }
+    _ = try cassette.checkedData(secrets: secrets)
     return cassette
+  }
+
+  /// `true` for `localhost`, `127.x.x.x` and `::1`.
+  static func isLoopback(_ host: String) -> Bool {
+    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    return bare == "localhost" || bare.hasSuffix(".localhost") || bare.hasPrefix("127.")
+      || bare == "::1"
+  }
+
+  /// The HAR structure `cassette lint` checks, minus what only cassettes have (`_replay`;
+  /// HAR 1.1 is accepted too), for the log and every entry the import keeps.
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` naming the first problem.
+  static func validate(_ data: Data) throws {
+    guard let object = try? JSONSerialization.jsonObject(with: data) else {
+      throw CassetteError.malformed(field: "log", reason: "not JSON")
+    }
+    let log = (object as? [String: Any])?["log"] as? [String: Any]
+    // Entries the import skips (data:, blob:, chrome-extension: URLs) are not checked.
+    let skipped = (log?["entries"] as? [Any] ?? []).enumerated().compactMap { index, item in
+      let url = ((item as? [String: Any])?["request"] as? [String: Any])?["url"] as? String
+      let scheme = url.flatMap { URL(string: $0)?.scheme?.lowercased() }
+      return scheme == "http" || scheme == "https" ? nil : "log.entries[\(index)]"
+    }
+    let problems = HARSchema.problems(in: object).filter { problem in
+      !problem.path.hasPrefix("log._replay")
+        && !(problem.path == "log.version" && log?["version"] as? String == "1.1")
+        && !skipped.contains { problem.path == $0 || problem.path.hasPrefix($0 + ".") }
+    }
+    if let first = problems.first {
+      throw CassetteError.malformed(field: first.path, reason: first.message)
+    }
+  }
+
+  /// `request` with its body decoded from its content codings.
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` when a coding cannot be undone.
+  static func decoded(_ request: HTTPRequest, index: Int) throws -> HTTPRequest {
+    var result = request
+    do {
+      (result.body, result.headerFields) = try ContentCoding.decoded(
+        request.body, fields: request.headerFields)
+    } catch {
+      throw CassetteError.malformed(
+        field: "entries[\(index)].request.postData", reason: error.description)
+    }
+    return result
+  }
+
+  /// `response` with its body decoded from its content codings.
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` when a coding cannot be undone.
+  static func decoded(_ response: HTTPResponse, index: Int) throws -> HTTPResponse {
+    var result = response
+    do {
+      (result.body, result.headerFields) = try ContentCoding.decoded(
+        response.body, fields: response.headerFields)
+    } catch {
+      throw CassetteError.malformed(
+        field: "entries[\(index)].response.content", reason: error.description)
+    }
+    return result
   }
 }

@@ -70,8 +70,8 @@ public final class RecordingTransport: HTTPTransport {
 
   /// The cassette of everything recorded so far, in request order, with `variables`
   /// (values the redactor has aliased are replaced by their aliases).
-  /// - Throws: ``CassetteError/leakDetected(_:)`` when the encoded cassette still contains
-  ///   a secret or a secret shape.
+  /// - Throws: ``CassetteError/leakDetected(_:)`` or ``CassetteError/lintFailed(_:)`` when
+  ///   the cassette still contains a secret or a secret shape, in any encoding.
   public func cassette(variables: [String: String]) throws -> Cassette {
     let recorded = state.withLock { $0.recorded }.sorted { $0.order < $1.order }
     var metadata = template
@@ -80,8 +80,7 @@ public final class RecordingTransport: HTTPTransport {
       HAREntry(item.interaction, startedAt: clock, order: position)
     }
     let cassette = Cassette(metadata: metadata, entries: entries)
-    let findings = LeakScanner.scan(try cassette.encoded(), secrets: secrets)
-    guard findings.isEmpty else { throw CassetteError.leakDetected(findings) }
+    _ = try cassette.checkedData(secrets: secrets)
     return cassette
   }
 

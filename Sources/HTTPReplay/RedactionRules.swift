@@ -168,6 +168,14 @@ public struct RedactionRules: Codable, Sendable, Hashable {
     responseHeaderAllowList: ["Content-Type", "Location", "Retry-After", "ETag"],
     matchHeaders: ["Authorization"])
 
+  /// ``firebase`` plus the SMS verification code (`code` in
+  /// `accounts:signInWithPhoneNumber` requests; Firebase error codes are numbers and stay),
+  /// for HAR imports. ``firebase`` itself, which recordings store, does not alias `code`
+  /// yet: adding it changes every committed Firebase recording, which must then be
+  /// re-recorded (their SMS codes are the emulator's, worthless elsewhere).
+  public static let firebaseImport = firebase.merged(
+    with: RedactionRules(jsonFields: [.alias("code", "SMS_CODE")]))
+
   /// NCMB REST: application key, signature (a constant; replay re-verifies it through the
   /// request verifier), session tokens in header and body, passwords (JSON and the legacy
   /// GET-login query); response headers `Content-Type`, `Location`, `Retry-After`, `ETag`,

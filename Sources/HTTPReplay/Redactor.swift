@@ -9,7 +9,8 @@ import Synchronization
 /// still matches.
 ///
 /// Redaction is idempotent: values that already look like aliases (`<NAME_1>`, `<NAME>`),
-/// values this redactor produced, and unsigned JWTs are left as they are. That is what lets
+/// values this redactor produced, and unsigned JWTs in the normal form it writes are left as
+/// they are. That is what lets
 /// replay apply the cassette's rules to live requests, whose tokens are the redacted values
 /// that replayed responses handed out.
 ///
@@ -40,14 +41,18 @@ public final class Redactor: Sendable {
   }
 
   /// The request with every rule applied: query parameters (in the URL), header fields
-  /// (removed ones dropped), JSON and form body fields, signed JWTs anywhere, and values
-  /// already aliased wherever they appear.
+  /// (removed ones dropped), JSON and form body fields, secret shapes (API keys, refresh
+  /// tokens, JWTs) anywhere, and values already aliased wherever they appear. Values are
+  /// compared decoded: percent-encoding in the path, query and form bodies, JSON escapes,
+  /// and gzip/deflate content codings (the body is stored decoded, without
+  /// `Content-Encoding`/`Content-Length`).
   public func redact(_ request: HTTPRequest) -> HTTPRequest {
     state.withLock { table in
       var result = request
+      let (body, decodedFields) = Self.decodedBody(request.body, fields: request.headerFields)
       result.url = table.redactURL(request.url, rules: rules)
       var fields = HTTPFields()
-      for field in request.headerFields {
+      for field in decodedFields {
         let rule = rules.requestHeaders.first { $0.name.lowercased() == field.name.lowercased() }
         if let value = table.redactHeader(field.value, rule: rule) {
           fields.append(name: field.name, value: value)
@@ -55,7 +60,7 @@ public final class Redactor: Sendable {
       }
       result.headerFields = fields
       result.body = table.redactBody(
-        request.body, contentType: request.headerFields["Content-Type"], rules: rules)
+        body, contentType: request.headerFields["Content-Type"], rules: rules)
       return result
     }
   }
@@ -65,14 +70,18 @@ public final class Redactor: Sendable {
   public func redact(_ response: HTTPResponse) -> HTTPResponse {
     state.withLock { table in
       var result = response
-      let allowed = Set(rules.responseHeaderAllowList.map { $0.lowercased() })
+      let (body, decodedFields) = Self.decodedBody(response.body, fields: response.headerFields)
+      // An undecodable body keeps its `Content-Encoding`, so the cassette stays faithful
+      // and the leak scan reports the body it cannot read.
+      let allowed = Set(
+        (rules.responseHeaderAllowList + ["Content-Encoding"]).map { $0.lowercased() })
       var fields = HTTPFields()
-      for field in response.headerFields where allowed.contains(field.name.lowercased()) {
+      for field in decodedFields where allowed.contains(field.name.lowercased()) {
         fields.append(name: field.name, value: table.redactText(field.value))
       }
       result.headerFields = fields
       result.body = table.redactBody(
-        response.body, contentType: response.headerFields["Content-Type"], rules: rules)
+        body, contentType: response.headerFields["Content-Type"], rules: rules)
       return result
     }
   }
@@ -81,6 +90,12 @@ public final class Redactor: Sendable {
   /// alias (for variables and free text).
   public func redactText(_ text: String) -> String {
     state.withLock { $0.redactText(text) }
+  }
+
+  /// `body` decoded from its content codings (gzip, deflate) with `Content-Encoding` and
+  /// `Content-Length` removed; unchanged (header kept) when it cannot be decoded.
+  static func decodedBody(_ body: Data, fields: HTTPFields) -> (Data, HTTPFields) {
+    (try? ContentCoding.decoded(body, fields: fields)) ?? (body, fields)
   }
 
   /// The alias of exactly `value` when it was aliased before, else ``redactText(_:)``
@@ -132,7 +147,13 @@ struct AliasTable {
     if value.isEmpty || isAliasShaped(value) || outputs.contains(value) { return value }
     if let existing = byValue[value] { return existing }
     if let token = try? JSONWebToken(parsing: value) {
-      if token.signature.isEmpty { return value }
+      // An unsigned JWT is normalised too (its header and secret claims replaced); one
+      // already in the normal form (this redactor's output, the emulator's tokens) stays.
+      if token.signature.isEmpty,
+        SecretShapes.isRedactedUnsignedJWT(value, jwtClaims: jwtClaims)
+      {
+        return value
+      }
       let replacement = replaceJWT(token)
       byValue[value] = replacement
       outputs.insert(replacement)
@@ -169,11 +190,22 @@ struct AliasTable {
   }
 
   mutating func redactURL(_ url: URL, rules: RedactionRules) -> URL {
-    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-      let query = components.percentEncodedQuery
-    else { return url }
-    let redacted = redactPairs(query, rules: rules.queryParameters, plusIsSpace: false)
-    components.percentEncodedQuery = redacted.isEmpty ? nil : redacted
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+      return url
+    }
+    // Path segments are compared decoded, so a percent-encoded token is found too.
+    let segments = components.percentEncodedPath.split(
+      separator: "/", omittingEmptySubsequences: false)
+    let path = segments.map { raw -> String in
+      let decoded = FormURLEncoding.decode(raw, plusIsSpace: false)
+      let redacted = redactText(decoded)
+      return redacted == decoded ? String(raw) : FormURLEncoding.escape(redacted)
+    }.joined(separator: "/")
+    if path != components.percentEncodedPath { components.percentEncodedPath = path }
+    if let query = components.percentEncodedQuery {
+      let redacted = redactPairs(query, rules: rules.queryParameters, plusIsSpace: false)
+      components.percentEncodedQuery = redacted.isEmpty ? nil : redacted
+    }
     return components.url ?? url
   }
 
@@ -239,16 +271,26 @@ struct AliasTable {
       return result
     }
     if let array = value as? [Any] { return array.map { redactJSON($0, rules: rules) } }
-    if let string = value as? String { return redactText(string) }
+    if let string = value as? String {
+      // JSON carried as a string (`"body": "{\"idToken\": …}"`): redact it as JSON.
+      if let nested = BodyCoding.jsonObject(Data(string.utf8), mediaType: ""),
+        let data = BodyCoding.compactJSON(redactJSON(nested, rules: rules)),
+        let text = String(data: data, encoding: .utf8)
+      {
+        return text == BodyCoding.compactJSON(nested).flatMap({ String(data: $0, encoding: .utf8) })
+          ? string : text
+      }
+      return redactText(string)
+    }
     return value
   }
 
   /// Replaces signed JWTs and already-aliased values inside free text.
   mutating func redactText(_ text: String) -> String {
     var result = text
-    for range in SignedJWTScanner.ranges(in: result).reversed() {
+    for (kind, range) in SecretShapes.find(in: result, jwtClaims: jwtClaims).reversed() {
       let token = String(result[range])
-      result.replaceSubrange(range, with: alias(token, category: "JWT"))
+      result.replaceSubrange(range, with: alias(token, category: kind.category))
     }
     guard !byValue.isEmpty, result.count >= 8 else { return result }
     for (value, alias) in byValue.sorted(by: { $0.key.count > $1.key.count })

@@ -59,16 +59,20 @@ public final class NCMBUserBackend: UserBackend {
   ///     replay).
   ///   - makeUUID: the source of anonymous identities (`authData.anonymous.id`); inject a
   ///     seeded one for replay.
+  ///   - logger: receives one line per HTTP exchange (URL query values redacted); `nil`
+  ///     logs nothing.
   /// - Throws: ``UserBackendError`` `.misconfigured` for an empty key or an unusable base
   ///   URL.
   public init(
     configuration: NCMBConfiguration, transport: any HTTPTransport,
     sessionStore: any SessionStore, clock: any AuthClock = SystemClock(),
-    makeUUID: @escaping @Sendable () -> UUID = { UUID() }
+    makeUUID: @escaping @Sendable () -> UUID = { UUID() }, logger: HTTPLogger? = nil
   ) throws {
     try configuration.validate()
     self.configuration = configuration
-    self.client = NCMBClient(configuration: configuration, transport: transport, clock: clock)
+    self.client = NCMBClient(
+      configuration: configuration, transport: logger?.wrapping(transport) ?? transport,
+      clock: clock)
     self.sessionStore = sessionStore
     self.makeUUID = makeUUID
   }

@@ -88,7 +88,9 @@ enum AccountCommands {
             // opened, so a read-only BAAS_HOME works.
             user = try await UserBackends.storedSession(for: configuration)?.user
           } else {
-            user = try await UserBackends.make(from: configuration).currentUser()
+            user = try await UserBackends.make(
+              from: configuration, transport: context.transport
+            ).currentUser()
           }
           guard let user else { throw UserBackendError(.notSignedIn) }
           return user
@@ -124,7 +126,7 @@ enum AccountCommands {
           Console.out(session.bearerToken)
           return .success
         }
-        let backend = try UserBackends.make(from: configuration)
+        let backend = try UserBackends.make(from: configuration, transport: context.transport)
         // A backend without token refresh (NCMB) would hand back the same token.
         if refresh && !backend.capabilities.contains(.tokenRefresh) {
           throw UserBackendError(.unsupported(capability: .tokenRefresh))
@@ -244,7 +246,7 @@ extension Context {
   /// The backend the configuration selects.
   /// - Throws: `BackendConfigurationError` or the backend's initialisation error.
   func makeBackend() throws -> any UserBackend {
-    try UserBackends.make(from: configuration())
+    try UserBackends.make(from: configuration(), transport: transport)
   }
 
   /// The selected backend's name for hints (`"fake"` when the configuration is unusable).

@@ -24,6 +24,8 @@ struct OptionSpec {
 
   /// Every command also accepts the global options after its name.
   static let globalValued: Set<String> = ["backend", "config"]
+  /// Global flags, accepted after the command name too.
+  static let globalFlags: Set<String> = ["verbose"]
 }
 
 /// Parsed options of one command: values, flags and positional arguments.
@@ -88,7 +90,7 @@ struct ParsedOptions {
           throw UsageError("--\(name) is given twice", command: command)
         }
         parsed.values[name] = value
-      } else if spec.flags.contains(name) {
+      } else if spec.flags.contains(name) || OptionSpec.globalFlags.contains(name) {
         guard inlineValue == nil else {
           throw UsageError("--\(name) takes no value", command: command)
         }
@@ -116,7 +118,8 @@ struct ParsedOptions {
     if argument == "--help" || argument == "-h" || argument == "--" { return true }
     let name = String(argument.drop(while: { $0 == "-" }).prefix(while: { $0 != "=" }))
     return spec.valued.contains(name) || spec.flags.contains(name)
-      || OptionSpec.globalValued.contains(name) || name == "password"
+      || OptionSpec.globalValued.contains(name) || OptionSpec.globalFlags.contains(name)
+      || name == "password"
   }
 }
 
@@ -132,6 +135,8 @@ func expectedCount(_ range: ClosedRange<Int>) -> String {
 struct GlobalArguments {
   var backend: String?
   var config: String?
+  /// `--verbose`: one line per HTTP exchange on standard error.
+  var verbose = false
   var help = false
   var command: String?
   var rest: [String] = []
@@ -153,6 +158,10 @@ struct GlobalArguments {
         result.help = true
         continue
       }
+      if argument == "--verbose" {
+        result.verbose = true
+        continue
+      }
       var name = argument
       var inlineValue: String?
       if let equals = argument.firstIndex(of: "=") {
@@ -160,7 +169,7 @@ struct GlobalArguments {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       guard name == "--backend" || name == "--config" else {
-        throw UsageError("unknown option \(name) (global options: --backend, --config)")
+        throw UsageError("unknown option \(name) (global options: --backend, --config, --verbose)")
       }
       let value: String
       if let inlineValue {

@@ -48,10 +48,15 @@ enum CassetteCommands {
     name: "cassette import",
     synopsis: "FILE.har [--backend firebase|ncmb] [--contract NAME] [--out FILE]",
     help: """
-      Turns a HAR export (browser dev tools, an HTTP debugger) into a redacted cassette:
-      tokens, keys and passwords become aliases under the backend's redaction rules
-      (both rule sets without --backend), cookies are dropped, and a leak scan refuses
-      the result if a secret survives. Writes to --out, else to standard output.
+      Turns a HAR export (browser dev tools, an HTTP debugger) into a redacted cassette.
+      The file is checked like cassette lint first (a HAR without log.entries is
+      refused). Bodies are decoded (base64, gzip, deflate; other content codings are
+      refused), tokens, keys and passwords become aliases under the backend's redaction
+      rules (both rule sets without --backend), cookies are dropped, and the result is
+      refused unless it passes cassette lint. With --backend, entries to hosts that are
+      not the service's (or a loopback emulator's, or FIREBASE_AUTH_EMULATOR_HOST /
+      NCMB_BASE_URL) are left out, with a warning naming them. Writes to --out, else to
+      standard output.
 
       options:
         --backend B       firebase or ncmb: the redaction rules and the _replay backend
@@ -64,7 +69,7 @@ enum CassetteCommands {
       let rules: RedactionRules
       switch backend {
       case nil: rules = .standard
-      case "firebase": rules = .firebase
+      case "firebase": rules = .firebaseImport
       case "ncmb": rules = .ncmb
       default:
         throw UsageError("--backend must be firebase or ncmb", command: "cassette import")
@@ -75,10 +80,20 @@ enum CassetteCommands {
         return .failure
       }
       let secrets = configuredSecrets(context.environment)
+      var foreign: [String: Int] = [:]
       do {
         let cassette = try HARImporter.importHAR(
           data: data, rules: rules, secrets: secrets, backend: backend ?? "imported",
-          contract: options.value("contract") ?? input.deletingPathExtension().lastPathComponent)
+          contract: options.value("contract") ?? input.deletingPathExtension().lastPathComponent,
+          allowedHosts: backend.map { serviceHosts($0, context.environment) },
+          skipped: { _, host in foreign[host, default: 0] += 1 })
+        if let backend, !foreign.isEmpty {
+          let list = foreign.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+          Console.error(
+            "baas cassette import: warning: left out \(foreign.values.reduce(0, +)) "
+              + "entr\(foreign.values.reduce(0, +) == 1 ? "y" : "ies") to hosts that are not "
+              + "\(backend)'s: \(list.joined(separator: ", "))")
+        }
         if let output = options.value("out") {
           try cassette.write(to: URL(fileURLWithPath: output), secrets: secrets)
           let count = cassette.entries.count
@@ -92,6 +107,19 @@ enum CassetteCommands {
         return .failure
       }
     })
+
+  /// The hosts whose traffic belongs to `backend`: the service's API hosts, plus the hosts
+  /// of `FIREBASE_AUTH_EMULATOR_HOST` / `NCMB_BASE_URL` when set (loopback hosts are always
+  /// accepted by the importer).
+  static func serviceHosts(_ backend: String, _ environment: [String: String]) -> Set<String> {
+    var hosts = HARImporter.serviceHosts[backend] ?? []
+    let configured: String? =
+      backend == "firebase"
+      ? environment[ConfigurationVariable.firebaseEmulatorHost].map { "http://" + $0 }
+      : environment[ConfigurationVariable.ncmbBaseURL]
+    if let configured, let host = URL(string: configured)?.host { hosts.insert(host) }
+    return hosts
+  }
 
   /// The number of `*.har` files under `directory`.
   static func cassetteCount(in directory: URL) -> Int {

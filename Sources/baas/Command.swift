@@ -56,7 +56,7 @@ enum Commands {
   /// The top-level usage text.
   static var usage: String {
     var lines = [
-      "usage: baas [--backend fake|firebase|ncmb] [--config FILE] COMMAND [OPTIONS]",
+      "usage: baas [--backend fake|firebase|ncmb] [--config FILE] [--verbose] COMMAND [OPTIONS]",
       "",
       "Signs up, signs in, shows the signed-in user, prints tokens, runs the contract suite,",
       "records and checks cassettes, and serves the local emulator.",
@@ -78,6 +78,8 @@ enum Commands {
       "global options:",
       "  --backend fake|firebase|ncmb   overrides BAAS_BACKEND (default fake)",
       "  --config FILE                  JSON configuration (else BAAS_CONFIG)",
+      "  --verbose                      one line per HTTP exchange on standard error: method,",
+      "                                 URL (query values redacted), status, milliseconds",
       "",
       "environment: BAAS_BACKEND, BAAS_HOME, BAAS_CONFIG, BAAS_PASSWORD, FIREBASE_API_KEY,",
       "  FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST, NCMB_APPLICATION_KEY,",

@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 import UserBackendKit
 import UserBackends
@@ -10,6 +11,19 @@ struct Context {
   var configOption: String?
   /// The process environment.
   var environment: [String: String]
+  /// `--verbose`: log one line per HTTP exchange on standard error.
+  var verbose = false
+
+  /// With `--verbose`, prints each HTTP exchange on standard error as
+  /// `baas: http: POST https://host/path?key=<redacted> 200 12ms` (no query value, header
+  /// or body is printed); `nil` otherwise.
+  var httpLogger: HTTPLogger? {
+    verbose ? HTTPLogger { Console.error("baas: http: \($0)") } : nil
+  }
+
+  /// The transport for firebase and ncmb: the network, logged with `--verbose`; `nil` (the
+  /// factory's default) otherwise.
+  var transport: (any HTTPTransport)? { httpLogger?.wrapping(URLSessionTransport()) }
 
   /// The resolved configuration (file, environment, `--backend`).
   /// - Throws: `BackendConfigurationError`.
@@ -23,6 +37,7 @@ struct Context {
     var copy = self
     if let backend = options.value("backend") { copy.backendOption = backend }
     if let config = options.value("config") { copy.configOption = config }
+    if options.has("verbose") { copy.verbose = true }
     return copy
   }
 }

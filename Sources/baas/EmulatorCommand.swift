@@ -39,7 +39,7 @@ enum EmulatorCommand {
         --project-id ID  the Firebase project ID (default demo-project)
       """,
     spec: OptionSpec(valued: ["host", "port", "data", "project-id"]),
-    run: { options, _ in
+    run: { options, context in
       var host = options.value("host") ?? "127.0.0.1"
       if host == "localhost" { host = "127.0.0.1" }
       // IPv4 only: URLSession on Linux refuses URLs with an IPv6 literal ([::1]), so the
@@ -76,7 +76,8 @@ enum EmulatorCommand {
             + "can create and read accounts; keep it on 127.0.0.1 unless you need otherwise")
       }
       do {
-        let emulator = BackendEmulator(store: store, projectID: projectID)
+        let emulator = BackendEmulator(
+          store: store, projectID: projectID, logger: context.merging(options).httpLogger)
         let server = EmulatorServer(host: host, port: port) { request in
           await emulator.handle(request)
         }

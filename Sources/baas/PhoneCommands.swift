@@ -38,7 +38,7 @@ enum PhoneCommands {
       let proof = try appVerification(options, context: context)
       do {
         let configuration = try context.configuration()
-        let backend = try UserBackends.make(from: configuration)
+        let backend = try UserBackends.make(from: configuration, transport: context.transport)
         let verificationID = try await backend.startPhoneVerification(
           phoneNumber: phoneNumber, appVerification: proof)
         if configuration.backend == .fake,
@@ -110,7 +110,7 @@ enum PhoneCommands {
         json: options.has("json"), context: context,
         {
           let configuration = try context.configuration()
-          let backend = try UserBackends.make(from: configuration)
+          let backend = try UserBackends.make(from: configuration, transport: context.transport)
           var verificationID = options.value("verification-id")
           if verificationID == nil {
             verificationID = try await UserBackends.sessionStore(for: configuration).load()

@@ -66,7 +66,8 @@ func runBaas(_ arguments: [String], environment: [String: String]) async -> Exit
     return .usage
   }
   let context = Context(
-    backendOption: global.backend, configOption: global.config, environment: environment)
+    backendOption: global.backend, configOption: global.config, environment: environment,
+    verbose: global.verbose)
   do {
     let options = try ParsedOptions.parse(
       Array(([name] + global.rest).dropFirst(used)), spec: command.spec, command: command.name)

@@ -1,4 +1,5 @@
 import BackendHTTP
+import Dispatch
 import Foundation
 import HTTPReplay
 import Synchronization
@@ -128,5 +129,13 @@ enum Fixture {
       .appendingPathComponent("httpreplay-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+  }
+}
+
+/// Runs CPU-bound `body` on a Dispatch thread, not on the 2-thread cooperative pool that
+/// server tests need, and returns its result.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
   }
 }

@@ -1,0 +1,4 @@
+#ifndef USERBACKENDKIT_CZLIB_SHIM_H
+#define USERBACKENDKIT_CZLIB_SHIM_H
+#include <zlib.h>
+#endif

@@ -1,0 +1,245 @@
+import BackendHTTP
+import Foundation
+
+/// The leak scan on decoded values: walks a parsed cassette or HAR file and looks at each
+/// value the way a server would read it, with JSON escapes, percent-encoding (URL path,
+/// query, form bodies), base64 bodies (`encoding: "base64"`) and gzip/deflate content
+/// codings undone. Complements ``LeakScanner``, which looks at the file's bytes.
+///
+/// Reports:
+/// - secret shapes in any string (``SecretShapes``: API keys, refresh tokens, signed JWTs,
+///   unsigned JWTs not in redacted form);
+/// - configured secrets (API keys, passwords, …) in any decoded string;
+/// - a field the rules name (`password`, `refreshToken`, `sessionToken`, `oobCode`, the
+///   `key` query parameter, `X-NCMB-Apps-Session-Token`, …) holding anything but an alias
+///   (`<NAME_1>`), its constant, or a redacted unsigned JWT;
+/// - a body whose content coding cannot be decoded (it cannot be checked).
+enum DecodedLeakScan {
+  /// One problem: where (a field path) and what (never the value).
+  struct Problem: Hashable, CustomStringConvertible {
+    var path: String
+    var message: String
+    var description: String { "\(path): \(message)" }
+  }
+
+  /// Problems in the parsed HAR `root`, checked against `rules` (the file's own
+  /// `_replay.rules` when it has them, else `fallbackRules`).
+  static func scan(_ root: Any, secrets: [String], fallbackRules: RedactionRules = .standard)
+    -> [Problem]
+  {
+    var scanner = Walker(
+      secrets: secrets.filter { $0.utf8.count >= LeakScanner.minimumSecretLength },
+      rules: fallbackRules)
+    guard let log = (root as? [String: Any])?["log"] as? [String: Any] else { return [] }
+    if let replay = log["_replay"] as? [String: Any] {
+      if let rules = replay["rules"],
+        let data = try? JSONSerialization.data(withJSONObject: rules),
+        let decoded = try? JSONDecoder().decode(RedactionRules.self, from: data)
+      {
+        scanner.rules = decoded
+      }
+      for (key, value) in replay where key != "rules" { scanner.any(value, "log._replay.\(key)") }
+    }
+    for (index, item) in (log["entries"] as? [Any] ?? []).enumerated() {
+      guard let entry = item as? [String: Any] else { continue }
+      let path = "log.entries[\(index)]"
+      if let request = entry["request"] as? [String: Any] {
+        scanner.request(request, path + ".request")
+      }
+      if let response = entry["response"] as? [String: Any] {
+        scanner.response(response, path + ".response")
+      }
+      for (key, value) in entry where !["request", "response"].contains(key) {
+        scanner.any(value, "\(path).\(key)")
+      }
+    }
+    return scanner.problems
+  }
+
+  private struct Walker {
+    let secrets: [String]
+    var rules: RedactionRules
+    var problems: [Problem] = []
+
+    init(secrets: [String], rules: RedactionRules) {
+      self.secrets = secrets
+      self.rules = rules
+    }
+
+    mutating func report(_ path: String, _ message: String) {
+      let problem = Problem(path: path, message: message)
+      if !problems.contains(problem) { problems.append(problem) }
+    }
+
+    /// Shapes and configured secrets in one decoded string (and its percent-decoding).
+    mutating func text(_ value: String, _ path: String) {
+      var forms = [value]
+      let percentDecoded = FormURLEncoding.decode(value, plusIsSpace: false)
+      if percentDecoded != value { forms.append(percentDecoded) }
+      for form in forms {
+        for (kind, _) in SecretShapes.find(in: form, jwtClaims: rules.jwtClaims) {
+          report(path, kind.rawValue)
+        }
+        for (index, secret) in secrets.enumerated() where form.contains(secret) {
+          report(path, "secret #\(index + 1)")
+        }
+      }
+    }
+
+    /// A value that a rule names must be redacted.
+    mutating func named(_ value: String, rule: RedactionRule?, _ path: String) {
+      guard let rule, !value.isEmpty else { return }
+      var credential = Substring(value)
+      if let space = value.firstIndex(of: " "), value[..<space].allSatisfy(\.isLetter) {
+        credential = value[value.index(after: space)...]
+      }
+      let redacted =
+        isAliasShaped(String(credential)) || value == rule.label
+        || SecretShapes.isRedactedUnsignedJWT(String(credential), jwtClaims: rules.jwtClaims)
+      if !redacted { report(path, "\(rule.name) is not redacted") }
+    }
+
+    /// Any JSON value: every string in it is checked.
+    mutating func any(_ value: Any, _ path: String) {
+      if let string = value as? String {
+        text(string, path)
+      } else if let object = value as? [String: Any] {
+        for (key, child) in object { any(child, "\(path).\(key)") }
+      } else if let array = value as? [Any] {
+        for (index, child) in array.enumerated() { any(child, "\(path)[\(index)]") }
+      }
+    }
+
+    mutating func pairs(
+      _ text: String, rules named: [RedactionRule], plusIsSpace: Bool, _ path: String
+    ) {
+      for (name, value) in FormURLEncoding.pairs(text, plusIsSpace: plusIsSpace) {
+        let rule = named.first { $0.name == name && $0.kind != .remove }
+        self.named(value, rule: rule, "\(path).\(name)")
+        self.text(value, "\(path).\(name)")
+      }
+    }
+
+    mutating func request(_ request: [String: Any], _ path: String) {
+      let headers = nameValues(request["headers"])
+      for (index, header) in headers.enumerated() {
+        let rule = rules.requestHeaders.first {
+          $0.name.lowercased() == header.name.lowercased() && $0.kind != .remove
+        }
+        named(header.value, rule: rule, "\(path).headers[\(index)] (\(header.name))")
+        text(header.value, "\(path).headers[\(index)] (\(header.name))")
+      }
+      if let url = request["url"] as? String {
+        text(url, path + ".url")
+        if let components = URLComponents(string: url) {
+          for segment in components.percentEncodedPath.split(separator: "/") {
+            text(FormURLEncoding.decode(segment, plusIsSpace: false), path + ".url (path)")
+          }
+          if let query = components.percentEncodedQuery {
+            pairs(query, rules: rules.queryParameters, plusIsSpace: false, path + ".url (query)")
+          }
+        }
+      }
+      for (index, item) in nameValues(request["queryString"]).enumerated() {
+        let rule = rules.queryParameters.first { $0.name == item.name && $0.kind != .remove }
+        named(item.value, rule: rule, "\(path).queryString[\(index)] (\(item.name))")
+        text(item.value, "\(path).queryString[\(index)] (\(item.name))")
+      }
+      if let postData = request["postData"] as? [String: Any] {
+        for (index, item) in nameValues(postData["params"]).enumerated() {
+          let rule = rules.formFields.first { $0.name == item.name && $0.kind != .remove }
+          named(item.value, rule: rule, "\(path).postData.params[\(index)] (\(item.name))")
+          text(item.value, "\(path).postData.params[\(index)] (\(item.name))")
+        }
+        body(
+          postData, encodingKeys: ["_encoding", "encoding"], headers: headers,
+          path + ".postData.text")
+      }
+      for (key, value) in request
+      where !["url", "headers", "queryString", "postData"].contains(key) {
+        any(value, "\(path).\(key)")
+      }
+    }
+
+    mutating func response(_ response: [String: Any], _ path: String) {
+      let headers = nameValues(response["headers"])
+      for (index, header) in headers.enumerated() {
+        text(header.value, "\(path).headers[\(index)] (\(header.name))")
+      }
+      if let content = response["content"] as? [String: Any] {
+        body(content, encodingKeys: ["encoding"], headers: headers, path + ".content.text")
+      }
+      for (key, value) in response where !["headers", "content"].contains(key) {
+        any(value, "\(path).\(key)")
+      }
+    }
+
+    /// A body (`postData` or `content`): base64 and content codings undone, then read as
+    /// JSON, form or text.
+    mutating func body(
+      _ object: [String: Any], encodingKeys: [String], headers: [(name: String, value: String)],
+      _ path: String
+    ) {
+      guard let text = object["text"] as? String, !text.isEmpty else { return }
+      let encoding = encodingKeys.lazy.compactMap { object[$0] as? String }.first
+      var data = Data(text.utf8)
+      var label = path
+      if encoding?.lowercased() == "base64" {
+        guard let decoded = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+          report(path, "not valid base64; the body cannot be checked")
+          return
+        }
+        data = decoded
+        label += " (base64)"
+      }
+      var fields = HTTPFields()
+      for header in headers { fields.append(name: header.name, value: header.value) }
+      let codings = ContentCoding.codings(fields)
+      do {
+        data = try ContentCoding.decoded(data, fields: fields).0
+        if !codings.isEmpty { label += " (\(codings.joined(separator: ", ")))" }
+      } catch {
+        report(path, "\(error); the body cannot be checked")
+        return
+      }
+      let mimeType = (object["mimeType"] as? String ?? "").lowercased()
+      if let json = BodyCoding.jsonObject(data, mediaType: mimeType) {
+        self.json(json, key: nil, label)
+      } else if let decoded = String(data: data, encoding: .utf8) {
+        if mimeType.contains("x-www-form-urlencoded") {
+          pairs(decoded, rules: rules.formFields, plusIsSpace: true, label)
+        }
+        self.text(decoded, label)
+      } else {
+        self.text(String(decoding: data, as: UTF8.self), label)
+      }
+    }
+
+    mutating func json(_ value: Any, key: String?, _ path: String) {
+      if let object = value as? [String: Any] {
+        for (childKey, child) in object { json(child, key: childKey, "\(path).\(childKey)") }
+      } else if let array = value as? [Any] {
+        for (index, child) in array.enumerated() { json(child, key: key, "\(path)[\(index)]") }
+      } else if let string = value as? String {
+        let rule = key.flatMap { name in
+          rules.jsonFields.first { $0.name == name && $0.kind != .remove }
+        }
+        named(string, rule: rule, path)
+        if let nested = BodyCoding.jsonObject(Data(string.utf8), mediaType: "") {
+          json(nested, key: nil, path)
+        } else {
+          text(string, path)
+        }
+      }
+    }
+
+    func nameValues(_ value: Any?) -> [(name: String, value: String)] {
+      (value as? [Any] ?? []).compactMap { item in
+        guard let pair = item as? [String: Any], let name = pair["name"] as? String else {
+          return nil
+        }
+        return (name, pair["value"] as? String ?? "")
+      }
+    }
+  }
+}
