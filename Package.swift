@@ -198,6 +198,8 @@ let package = Package(
       ]
     ),
     .testTarget(name: "BaasCLITests", dependencies: ["baas", "BaasBench"]),
+    // The layout and the dependency rules of docs/ARCHITECTURE.md.
+    .testTarget(name: "ArchitectureTests"),
   ],
   swiftLanguageModes: [.v6]
 )
