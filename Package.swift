@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // UserBackendKit: one `UserBackend` protocol in front of Firebase Authentication,
 // NCMB-style REST servers and a local fake. No outside Swift packages: only the
-// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite).
+// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite, libidn2).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -36,11 +36,21 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
+    // IDNA (UTS #46) for email domains; Linux only: on Apple platforms Foundation's
+    // URLComponents.encodedHost converts domains (see IdentifierCanonicalization).
+    .systemLibrary(
+      name: "CIDN2",
+      pkgConfig: "libidn2",
+      providers: [.apt(["libidn2-dev"])]
+    ),
 
     // The port.
     .target(
       name: "UserBackendKit",
-      dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))],
+      dependencies: [
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+        .target(name: "CIDN2", condition: .when(platforms: [.linux])),
+      ],
       swiftSettings: strictSettings
     ),
     .target(name: "BackendHTTP", dependencies: ["UserBackendKit"], swiftSettings: strictSettings),
