@@ -62,7 +62,7 @@ public enum CredentialValidation {
   /// Runs the checks for a credential.
   ///
   /// - Parameter forSignUp: also enforce the password strength rule.
-  /// - Returns: the credential with a canonical email or trimmed user name.
+  /// - Returns: the credential with a canonical email or user name.
   /// - Throws: ``UserBackendError``.
   public static func validate(_ credential: PasswordCredential, forSignUp: Bool) throws
     -> PasswordCredential
