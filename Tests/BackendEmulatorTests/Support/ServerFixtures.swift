@@ -59,8 +59,10 @@ actor Gate {
   private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
   private var nextWaiter = 0
 
-  /// Waits until ``open()``; `false` after `timeout` seconds without it.
-  func wait(timeout: Double = 20) async -> Bool {
+  /// Waits until ``open()``; `false` after `timeout` seconds without it. The bounds are
+  /// hang guards, not latency checks: with every suite running on one loaded core, 256
+  /// connections took over 20 s to arrive.
+  func wait(timeout: Double = 90) async -> Bool {
     arrivals += 1
     if isOpen { return true }
     let id = nextWaiter
@@ -75,7 +77,7 @@ actor Gate {
   }
 
   /// Waits until `count` callers have arrived; `false` after `timeout` seconds.
-  func waitForArrivals(_ count: Int, timeout: Double = 20) async -> Bool {
+  func waitForArrivals(_ count: Int, timeout: Double = 60) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(timeout)
     while arrivals < count && ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(5))
