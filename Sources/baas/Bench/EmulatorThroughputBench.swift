@@ -28,7 +28,6 @@ enum EmulatorThroughputBench {
       group.error = "emulator: \(error)"
       return group
     }
-    defer { emulator.stop() }
     do {
       let maxClients = plan.throughputClients.max() ?? 1
       var requests: [[UInt8]] = []
@@ -97,6 +96,7 @@ enum EmulatorThroughputBench {
     } catch {
       group.error = "\(error)"
     }
+    await emulator.shutDown()
     return group
   }
 
