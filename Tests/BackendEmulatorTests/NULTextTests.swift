@@ -106,6 +106,17 @@ struct NULTextTests {
     #expect(user["email"] as? String == "ann@example.com")
   }
 
+  /// Tokens are compared as whole values (the store keeps their SHA-256): a real refresh
+  /// token followed by a NUL and more text is not that token.
+  @Test func firebaseRefreshTokenWithATailAfterANULIsRefused() async throws {
+    let signUp = await firebase.handle(
+      firebaseRequests.accounts("signUp", ["email": "ann@example.com", "password": "secret1"]))
+    let refreshToken = try #require(signUp.json["refreshToken"] as? String)
+    let answer = await firebase.handle(
+      firebaseRequests.token(form: "grant_type=refresh_token&refresh_token=\(refreshToken)%00x"))
+    #expect(answer.firebaseMessage == "INVALID_REFRESH_TOKEN")
+  }
+
   /// Identity-provider subjects that differ only after a NUL are two accounts.
   @Test func firebaseProviderSubjectsKeepTheirNUL() async throws {
     func signIn(_ sub: String) async throws -> String? {

@@ -49,6 +49,18 @@ struct UserStoreTextTests {
     #expect(try store.userCount() == 1)
   }
 
+  @Test func tokensWithATailAfterANULAreUnknown() throws {
+    let store = try makeStore()
+    let record = try store.createUser(NewUser(username: "ann", password: "secret1"))
+    let refresh = try store.issueRefreshToken(userID: record.id)
+    #expect(throws: UserStoreError.invalidRefreshToken) {
+      _ = try store.rotateRefreshToken(refresh + "\u{0}x")
+    }
+    let session = try store.createSessionToken(userID: record.id)
+    #expect(try store.userID(forSessionToken: session + "\u{0}x") == nil)
+    #expect(try store.userID(forSessionToken: session) == record.id)
+  }
+
   @Test func aVerificationIDWithATailAfterANULIsUnknown() throws {
     let store = try makeStore()
     let verification = try store.startPhoneVerification(phoneNumber: "+819012345678")
