@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // UserBackendKit: one `UserBackend` protocol in front of Firebase Authentication,
 // NCMB-style REST servers and a local fake. No outside Swift packages: only the
-// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite, zlib).
+// toolchain and Debian system libraries (OpenSSL libcrypto, SQLite, zlib, libidn2).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -46,12 +46,22 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
+    // IDNA (UTS #46) for email domains; Linux only: on Apple platforms Foundation's
+    // URLComponents.encodedHost converts domains (see IdentifierCanonicalization).
+    .systemLibrary(
+      name: "CIDN2",
+      pkgConfig: "libidn2",
+      providers: [.apt(["libidn2-dev"])]
+    ),
 
     // The port: depends on system libraries only. docs/ARCHITECTURE.md has the rules;
     // Tests/ArchitectureTests checks them.
     .target(
       name: "UserBackendKit",
-      dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))],
+      dependencies: [
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+        .target(name: "CIDN2", condition: .when(platforms: [.linux])),
+      ],
       swiftSettings: strictSettings
     ),
     // HTTP values and transports: a leaf, depends on nothing of ours.

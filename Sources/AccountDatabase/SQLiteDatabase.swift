@@ -56,15 +56,36 @@ final class Statement {
       case .null: result = sqlite3_bind_null(handle, index)
       case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
       case .real(let number): result = sqlite3_bind_double(handle, index, number)
-      case .text(let text): result = sqlite3_bind_text(handle, index, text, -1, transientDestructor)
+      case .text(let text): result = Self.bind(text: text, to: handle, at: index)
       case .blob(let data):
+        guard let count = Int32(exactly: data.count) else { throw Self.tooBig }
         result = data.withUnsafeBytes { buffer in
-          sqlite3_bind_blob(
-            handle, index, buffer.baseAddress, Int32(buffer.count), transientDestructor)
+          sqlite3_bind_blob(handle, index, buffer.baseAddress, count, transientDestructor)
         }
       }
       guard result == SQLITE_OK else {
         throw SQLiteError(code: result, message: String(cString: sqlite3_errmsg(database)))
+      }
+    }
+  }
+}
+
+extension Statement {
+  /// `SQLITE_TOOBIG`: a value longer than SQLite's `Int32` length parameter.
+  static let tooBig = SQLiteError(code: SQLITE_TOOBIG, message: "string or blob too big")
+
+  /// Binds `text` as UTF-8 with its byte count, so an embedded NUL is part of the value
+  /// (a length of -1 would make SQLite stop at the first NUL: `"a\0@x"` would be `"a"`).
+  /// An empty string binds as empty text, never as NULL.
+  static func bind(text: String, to handle: OpaquePointer, at index: Int32) -> Int32 {
+    var text = text
+    return text.withUTF8 { bytes in
+      guard let count = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
+      guard let base = bytes.baseAddress, count > 0 else {
+        return sqlite3_bind_text(handle, index, "", 0, transientDestructor)
+      }
+      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
+        sqlite3_bind_text(handle, index, pointer, count, transientDestructor)
       }
     }
   }
@@ -76,9 +97,14 @@ struct Row {
 
   func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
+  /// The column as text, read with its byte count (`sqlite3_column_bytes`), so a NUL
+  /// inside the value is kept; `nil` for SQL NULL. Invalid UTF-8 is repaired (U+FFFD).
   func text(_ column: Int32) -> String? {
-    guard let pointer = sqlite3_column_text(handle, column) else { return nil }
-    return String(cString: pointer)
+    guard !isNull(column) else { return nil }
+    guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+    // column_bytes after column_text: the byte count of the UTF-8 form just produced.
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
   }
 
   func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

@@ -12,15 +12,18 @@ extension UserStore {
   /// expires after the store's `phoneCodeLifetime`. No SMS is sent; tests and the emulator
   /// read the code from the result or from ``pendingPhoneVerifications()``.
   ///
-  /// The caller validates the number (E.164); the store only trims it.
+  /// The number is stored in its canonical E.164 form
+  /// (``UserBackendKit/IdentifierCanonicalization/phoneNumber(_:)``).
   /// - Returns: the verification (ID: 24 random bytes as base64url).
-  /// - Throws: ``UserStoreError/database(message:)``.
+  /// - Throws: ``UserBackendKit/UserBackendError`` `invalidInput(field: "phoneNumber")`
+  ///   for a number the canonicaliser refuses; ``UserStoreError/database(message:)``.
   public func startPhoneVerification(phoneNumber: String) throws -> PhoneVerification {
+    let phoneNumber = try IdentifierCanonicalization.phoneNumber(phoneNumber)
     let code = String(format: "%06d", randomness.int(in: 0..<1_000_000))
     let now = clock.now()
     let verification = PhoneVerification(
       verificationID: Base64URL.encode(randomness.bytes(24)),
-      phoneNumber: Self.trimmed(phoneNumber), code: code,
+      phoneNumber: phoneNumber, code: code,
       expiresAt: now.addingTimeInterval(phoneCodeLifetime))
     try locked { db in
       try db.run(
@@ -104,13 +107,15 @@ extension UserStore {
   // MARK: - Password reset
 
   /// Records a password-reset request for `email` (stored canonical). Nothing is sent.
-  /// - Throws: ``UserStoreError/database(message:)``.
+  /// - Throws: ``UserBackendKit/UserBackendError`` for an email the canonicaliser refuses;
+  ///   ``UserStoreError/database(message:)``.
   public func recordPasswordResetRequest(email: String) throws {
+    let email = try IdentifierCanonicalization.email(email)
     let now = clock.now().timeIntervalSince1970
     try locked { db in
       try db.run(
         "INSERT INTO password_reset_requests (email, requested_at) VALUES (?, ?)",
-        [.text(CredentialValidation.canonicalEmail(email)), .real(now)])
+        [.text(email), .real(now)])
     }
   }
 

@@ -116,19 +116,24 @@ public final class UserStore: Sendable {
 
   // MARK: - Users
 
-  /// Creates an account. The email is stored canonical (trimmed, lower-cased), the user
-  /// name and phone number trimmed; empty strings count as absent. The password, when
-  /// given, is hashed before the database lock is taken.
+  /// Creates an account. Email, user name and phone number are stored in their canonical
+  /// forms (``UserBackendKit/IdentifierCanonicalization``: the UNIQUE indexes compare
+  /// those); empty or blank strings count as absent. The password, when given, is hashed
+  /// before the database lock is taken.
   ///
   /// - Returns: the stored record (new UUID, timestamps from the store clock).
-  /// - Throws: ``UserStoreError/duplicate(field:)`` (`"email"`, `"username"`,
+  /// - Throws: ``UserBackendKit/UserBackendError`` (`invalidEmail`,
+  ///   `invalidInput(field: "username" | "phoneNumber")`) for an identifier the
+  ///   canonicaliser refuses (control or format characters, bad E.164, ...), before any
+  ///   write; ``UserStoreError/duplicate(field:)`` (`"email"`, `"username"`,
   ///   `"phoneNumber"`, `"providerSubject"`) when a UNIQUE index refuses the row;
   ///   ``UserStoreError/database(message:)``.
   public func createUser(_ new: NewUser) throws -> UserRecord {
     let now = clock.now()
-    let email = Self.nonEmpty(new.email.map(CredentialValidation.canonicalEmail))
-    let username = Self.nonEmpty(new.username.map(Self.trimmed))
-    let phoneNumber = Self.nonEmpty(new.phoneNumber.map(Self.trimmed))
+    let email = try Self.present(new.email).map(IdentifierCanonicalization.email)
+    let username = try Self.present(new.username).map(IdentifierCanonicalization.username)
+    let phoneNumber = try Self.present(new.phoneNumber).map(
+      IdentifierCanonicalization.phoneNumber)
     let hash = new.password.map { hashPassword($0) }
     let record = UserRecord(
       id: randomness.uuid().uuidString.lowercased(), email: email, username: username,
@@ -162,22 +167,27 @@ public final class UserStore: Sendable {
     try lookup(where: "id = ?", .text(id))
   }
 
-  /// The account whose canonical email equals the canonical form of `email`, or `nil`.
+  /// The account whose email is the canonical form of `email`, or `nil` (also for an
+  /// email the canonicaliser refuses: no account can have it).
   /// - Throws: ``UserStoreError/database(message:)``.
   public func user(email: String) throws -> UserRecord? {
-    try lookup(where: "email = ?", .text(CredentialValidation.canonicalEmail(email)))
+    guard let key = try? IdentifierCanonicalization.email(email) else { return nil }
+    return try lookup(where: "email = ?", .text(key))
   }
 
-  /// The account with the (trimmed) user name, or `nil`. User names are case-sensitive.
+  /// The account with the canonical form of the user name (trimmed, NFC), or `nil`. User
+  /// names are case-sensitive.
   /// - Throws: ``UserStoreError/database(message:)``.
   public func user(username: String) throws -> UserRecord? {
-    try lookup(where: "username = ?", .text(Self.trimmed(username)))
+    guard let key = try? IdentifierCanonicalization.username(username) else { return nil }
+    return try lookup(where: "username = ?", .text(key))
   }
 
   /// The account with the (trimmed) E.164 phone number, or `nil`.
   /// - Throws: ``UserStoreError/database(message:)``.
   public func user(phoneNumber: String) throws -> UserRecord? {
-    try lookup(where: "phone_number = ?", .text(Self.trimmed(phoneNumber)))
+    guard let key = try? IdentifierCanonicalization.phoneNumber(phoneNumber) else { return nil }
+    return try lookup(where: "phone_number = ?", .text(key))
   }
 
   /// The account created by `provider` for its subject (`sub` claim), or `nil`.
@@ -346,8 +356,9 @@ public final class UserStore: Sendable {
     text.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
-  private static func nonEmpty(_ text: String?) -> String? {
-    guard let text, !text.isEmpty else { return nil }
+  /// `text`, or `nil` when it is absent or blank.
+  private static func present(_ text: String?) -> String? {
+    guard let text, !trimmed(text).isEmpty else { return nil }
     return text
   }
 

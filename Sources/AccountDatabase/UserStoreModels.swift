@@ -5,9 +5,10 @@ import UserBackendKit
 ///
 /// `description` never contains the password.
 public struct NewUser: Sendable, Hashable, CustomStringConvertible {
-  /// The email address; stored canonical (trimmed, lower-cased). `nil` for none.
+  /// The email address; stored canonical (trimmed, NFC, lower-cased, IDNA ASCII domain).
+  /// `nil` for none.
   public var email: String?
-  /// The user name; stored trimmed. `nil` for none.
+  /// The user name; stored canonical (trimmed, NFC). `nil` for none.
   public var username: String?
   /// The password in clear; stored only as a salted PBKDF2-HMAC-SHA256 hash. `nil` for
   /// accounts without a password (anonymous, phone, identity provider).
@@ -57,9 +58,9 @@ public struct NewUser: Sendable, Hashable, CustomStringConvertible {
 public struct UserRecord: Sendable, Hashable {
   /// The user ID (a UUID string).
   public var id: String
-  /// The canonical email (trimmed, lower-cased), or `nil`.
+  /// The canonical email (trimmed, NFC, lower-cased, IDNA ASCII domain), or `nil`.
   public var email: String?
-  /// The trimmed user name, or `nil`.
+  /// The canonical user name (trimmed, NFC), or `nil`.
   public var username: String?
   /// The E.164 phone number, or `nil`.
   public var phoneNumber: String?

@@ -30,7 +30,6 @@ enum AdapterOverheadBench {
       group.error = "emulator: \(error)"
       return group
     }
-    defer { emulator.stop() }
     do {
       // One real sign-up and sign-in per adapter through a recording wrapper gives the
       // request bytes and the response; the timed adapters use bare transports.
@@ -102,6 +101,7 @@ enum AdapterOverheadBench {
     } catch {
       group.error = "\(error)"
     }
+    await emulator.shutDown()
     return group
   }
 

@@ -39,8 +39,8 @@ struct BenchEmulator: Sendable {
   /// The Web API key the benchmark's Firebase clients send (the emulator accepts any).
   static let firebaseAPIKey = "bench-api-key"
 
-  /// Stops the server (graceful).
-  func stop() { server.stop() }
+  /// Stops the server (graceful) without blocking a cooperative thread while it drains.
+  func shutDown() async { await server.shutDown() }
 }
 
 /// Forwards to another transport, remembering the last request and counting requests whose

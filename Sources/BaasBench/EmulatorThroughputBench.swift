@@ -29,7 +29,6 @@ enum EmulatorThroughputBench {
       group.error = "emulator: \(error)"
       return group
     }
-    defer { emulator.stop() }
     do {
       let maxClients = plan.throughputClients.max() ?? 1
       var requests: [[UInt8]] = []
@@ -98,6 +97,7 @@ enum EmulatorThroughputBench {
     } catch {
       group.error = "\(error)"
     }
+    await emulator.shutDown()
     return group
   }
 

@@ -33,7 +33,6 @@ enum SingleFlightBench {
       group.error = "emulator: \(error)"
       return group
     }
-    defer { emulator.stop() }
     do {
       let transport = CountingTransport(wrapping: URLSessionTransport(), counting: tokenPathMarker)
       let backend = try FirebaseUserBackend(
@@ -100,6 +99,7 @@ enum SingleFlightBench {
     } catch {
       group.error = "\(error)"
     }
+    await emulator.shutDown()
     return group
   }
 

@@ -175,23 +175,16 @@ extension FirebaseUserBackend {
 
 /// The E.164 check run before any phone request.
 enum PhoneNumberValidation {
-  /// Trims the number and checks `+` followed by 2 to 15 digits, the first not `0`.
+  /// Trims the number and checks it with the rule every layer shares
+  /// (``UserBackendKit/IdentifierCanonicalization/phoneNumber(_:)``: E.164, the country's
+  /// length, no trunk prefix after the country code).
   ///
-  /// - Returns: the trimmed number.
+  /// - Returns: the canonical number.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")`.
   static func validate(_ phoneNumber: String) throws -> String {
-    let number = phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !number.isEmpty else {
+    guard !phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw UserBackendError(.invalidInput(field: "phoneNumber", reason: "must not be empty"))
     }
-    let digits = number.dropFirst()
-    guard number.hasPrefix("+"), (2...15).contains(digits.count),
-      digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0"
-    else {
-      throw UserBackendError(
-        .invalidInput(
-          field: "phoneNumber", reason: "must be in E.164 form, e.g. +819012345678"))
-    }
-    return number
+    return try IdentifierCanonicalization.phoneNumber(phoneNumber)
   }
 }

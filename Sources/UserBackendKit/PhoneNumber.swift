@@ -1,7 +1,9 @@
 /// Phone-number helpers for phone sign-in: E.164 checks and national-to-E.164 conversion.
 ///
 /// E.164 here means `+`, a country calling code that does not start with `0`, and 8 to 15
-/// digits in all, nothing else (no spaces or dashes): `+819012345678`.
+/// digits in all, nothing else (no spaces or dashes): `+819012345678`; for the countries
+/// ``IdentifierCanonicalization/phoneNumber(_:)`` knows, also the country's length and no
+/// trunk prefix after the country code (`+8109012345678` is refused).
 public enum PhoneNumber {
   /// The fewest digits an E.164 number may have here (after the `+`).
   public static let minimumDigits = 8
@@ -12,26 +14,16 @@ public enum PhoneNumber {
   /// country code (Italy, San Marino, Vatican City), so no trunk prefix is dropped.
   static let codesKeepingLeadingZero: Set<String> = ["39", "378", "379"]
 
-  /// Checks that `number` is E.164: `+` then 8–15 ASCII digits, the first not `0`.
+  /// Checks that `number` is E.164 and returns its canonical form: the shared rule of
+  /// ``IdentifierCanonicalization/phoneNumber(_:)`` (`+` then 8–15 ASCII digits, the first
+  /// not `0`, the country's length and no trunk prefix where known; surrounding whitespace
+  /// trimmed).
   ///
-  /// - Returns: `number`, unchanged.
+  /// - Returns: the canonical number.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber", reason:)`.
   @discardableResult
   public static func validateE164(_ number: String) throws -> String {
-    guard number.first == "+" else {
-      throw invalid("must start with + and the country calling code (E.164)")
-    }
-    let digits = number.dropFirst()
-    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-      throw invalid("must contain only digits after the + (E.164)")
-    }
-    guard (minimumDigits...maximumDigits).contains(digits.count) else {
-      throw invalid("must have \(minimumDigits) to \(maximumDigits) digits (E.164)")
-    }
-    guard digits.first != "0" else {
-      throw invalid("a country calling code never starts with 0 (E.164)")
-    }
-    return number
+    try IdentifierCanonicalization.phoneNumber(number)
   }
 
   /// Converts a number as dialled inside its country to E.164.

@@ -5,55 +5,35 @@ public enum CredentialValidation {
   /// The minimum password length every backend enforces (Firebase's rule).
   public static let minimumPasswordLength = 6
 
-  /// Trims surrounding whitespace, applies Unicode canonical composition (NFC) and
-  /// lower-cases an email address, so that `é` typed precomposed or as `e` + U+0301 is
-  /// one account: stores compare bytes, not canonical equivalence.
+  /// The canonical form of an email for comparisons (trimmed, NFC, lower-case, IDNA ASCII
+  /// domain), without the checks: see
+  /// ``IdentifierCanonicalization/emailComparisonForm(_:)``.
   public static func canonicalEmail(_ email: String) -> String {
-    email.trimmingCharacters(in: .whitespacesAndNewlines)
-      .precomposedStringWithCanonicalMapping.lowercased()
+    IdentifierCanonicalization.emailComparisonForm(email)
   }
 
-  /// Checks an email: non-empty after trimming (`invalidInput(field: "email")`), exactly
-  /// one `@` with text on both sides, no control or format characters and at most
+  /// Checks an email and returns its canonical form (``IdentifierCanonicalization/email(_:)``,
+  /// the form every layer stores): non-empty after trimming
+  /// (`invalidInput(field: "email")`), exactly one `@` with text on both sides, no
+  /// whitespace, control or format characters, a domain IDNA accepts and at most
   /// ``maximumEmailLength`` characters (`invalidEmail`).
   ///
   /// - Returns: the canonical email.
   /// - Throws: ``UserBackendError``.
   @discardableResult
   public static func validateEmail(_ email: String) throws -> String {
-    let canonical = canonicalEmail(email)
-    guard !canonical.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "email", reason: "must not be empty"))
-    }
-    let parts = canonical.split(separator: "@", omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-      !canonical.contains(where: { $0.isWhitespace }), canonical.count <= maximumEmailLength,
-      !canonical.unicodeScalars.contains(where: {
-        // Control and format characters (U+202E RIGHT-TO-LEFT OVERRIDE, zero-width
-        // joiners) make an address that displays as another.
-        $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
-      })
-    else {
-      throw UserBackendError(.invalidEmail, message: "The email address is malformed.")
-    }
-    return canonical
+    try IdentifierCanonicalization.email(email)
   }
 
-  /// Checks a user name: non-empty after trimming, at most ``maximumUsernameLength``
-  /// characters.
+  /// Checks a user name and returns its canonical form
+  /// (``IdentifierCanonicalization/username(_:)``): trimmed and NFC, non-empty, no control
+  /// or format characters, at most ``maximumUsernameLength`` characters.
   ///
-  /// - Returns: the trimmed user name.
+  /// - Returns: the canonical user name.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "username")`.
   @discardableResult
   public static func validateUsername(_ username: String) throws -> String {
-    let trimmed = username.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "username", reason: "must not be empty"))
-    }
-    guard trimmed.count <= maximumUsernameLength else {
-      throw tooLong("username", maximum: maximumUsernameLength)
-    }
-    return trimmed
+    try IdentifierCanonicalization.username(username)
   }
 
   /// Checks a password for sign-in: non-empty, at most ``maximumPasswordLength``
@@ -82,7 +62,7 @@ public enum CredentialValidation {
   /// Runs the checks for a credential.
   ///
   /// - Parameter forSignUp: also enforce the password strength rule.
-  /// - Returns: the credential with a canonical email or trimmed user name.
+  /// - Returns: the credential with a canonical email or user name.
   /// - Throws: ``UserBackendError``.
   public static func validate(_ credential: PasswordCredential, forSignUp: Bool) throws
     -> PasswordCredential

@@ -101,7 +101,7 @@ enum EmulatorCommand {
           press Ctrl-C to stop
           """)
         let received = await signals.wait()
-        server.stop()
+        await server.shutDown()
         Console.error("baas emulator: stopped (signal \(received))")
         return .success
       } catch {

@@ -97,18 +97,17 @@ struct Baas: Sendable {
     process.standardOutput = output
     process.standardError = error
     process.standardInput = standardInput
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
+    let exit = ProcessExit(process)
     try process.run()
-    if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-    try standardInput.fileHandleForWriting.close()
     async let outData = offPool { output.fileHandleForReading.readDataToEndOfFile() }
     async let errData = offPool { error.fileHandleForReading.readDataToEndOfFile() }
-    let finished = await offPool { exited.wait(timeout: .now() + timeout) == .success }
-    if !finished {
-      process.terminate()
-      exited.wait()
+    // A large input fills the pipe until the child reads it: write it off the pool too.
+    let inputData = input.map { Data($0.utf8) }
+    await offPool {
+      if let inputData { standardInput.fileHandleForWriting.write(inputData) }
+      try? standardInput.fileHandleForWriting.close()
     }
+    let finished = await exit.wait(timeout: timeout, killing: process.processIdentifier)
     let (out, err) = await (outData, errData)
     #expect(finished, "baas \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
     return BaasResult(
@@ -124,11 +123,12 @@ func uniqueAccount() -> (email: String, password: String) {
   return ("user-\(tag)@example.com", "pw-\(tag)-Secret!")
 }
 
-/// Runs a blocking call (a pipe read, a semaphore wait) on a Dispatch thread rather than on
-/// the cooperative pool, which has one thread per core: blocking it can starve every other
-/// test's tasks, timeouts included.
+/// Runs a blocking call (a pipe or terminal read) on a thread of its own rather than on the
+/// cooperative pool, which has one thread per core: blocking it can starve every other
+/// test's tasks, timeouts included. Not on Dispatch's global queues either: their worker
+/// pool is small too, and Foundation delivers process termination through Dispatch.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
   await withCheckedContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(returning: body()) }
+    Thread { continuation.resume(returning: body()) }.start()
   }
 }

@@ -14,7 +14,7 @@ struct RunningEmulator {
   let port: Int
   let applicationKey: String
   let clientKey: String
-  let exited: DispatchSemaphore
+  let exit: ProcessExit
   let standardError: Pipe
 
   /// Starts the emulator on a free port and waits (at most `timeout` seconds) for its
@@ -33,8 +33,7 @@ struct RunningEmulator {
     process.standardOutput = output
     process.standardError = error
     process.standardInput = FileHandle.nullDevice
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
+    let exit = ProcessExit(process)
     try process.run()
     let pid = process.processIdentifier
     let watchdog = Task.detached {
@@ -67,7 +66,7 @@ struct RunningEmulator {
     }
     return RunningEmulator(
       process: process, banner: banner, port: port, applicationKey: applicationKey,
-      clientKey: clientKey, exited: exited, standardError: error)
+      clientKey: clientKey, exit: exit, standardError: error)
   }
 
   /// Sends `signal` and waits (at most `timeout` seconds) for the exit; a process that does
@@ -76,15 +75,10 @@ struct RunningEmulator {
     status: Int32, standardError: String
   ) {
     kill(process.processIdentifier, number)
-    let semaphore = exited
-    let stopped = await offPool { semaphore.wait(timeout: .now() + timeout) == .success }
-    if !stopped {
-      kill(process.processIdentifier, SIGKILL)
-      semaphore.wait()
-    }
+    let stopped = await exit.wait(timeout: timeout, killing: process.processIdentifier)
     #expect(stopped, "the emulator did not stop within \(timeout) s")
-    let text = String(
-      decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let reader = standardError.fileHandleForReading
+    let text = String(decoding: await offPool { reader.readDataToEndOfFile() }, as: UTF8.self)
     return (process.terminationStatus, text)
   }
 }

@@ -24,6 +24,13 @@ func readTerminal(_ descriptor: Int32, seconds: Double, until marker: String? = 
   return String(decoding: collected, as: UTF8.self)
 }
 
+/// ``readTerminal(_:seconds:until:)`` on a thread of its own (it polls and reads, blocking).
+func readTerminalOffPool(_ descriptor: Int32, seconds: Double, until marker: String? = nil) async
+  -> String
+{
+  await offPool { readTerminal(descriptor, seconds: seconds, until: marker) }
+}
+
 @Suite("baas prompts for the password on a terminal")
 struct TerminalPromptTests {
   @Test("on a terminal the password is read with echo off and never shown")
@@ -45,6 +52,7 @@ struct TerminalPromptTests {
     process.standardInput = handle
     process.standardOutput = handle
     process.standardError = handle
+    let exit = ProcessExit(process)
     try process.run()
     try handle.close()
     let pid = process.processIdentifier
@@ -54,12 +62,12 @@ struct TerminalPromptTests {
     }
     defer { watchdog.cancel() }
 
-    let prompt = readTerminal(master, seconds: 20, until: "Password: ")
+    let prompt = await readTerminalOffPool(master, seconds: 20, until: "Password: ")
     #expect(prompt.contains("Password: "))
     let line = account.password + "\n"
     _ = line.withCString { write(master, $0, strlen($0)) }
-    let rest = readTerminal(master, seconds: 20, until: "Signed up")
-    process.waitUntilExit()
+    let rest = await readTerminalOffPool(master, seconds: 20, until: "Signed up")
+    await exit.wait()
     #expect(process.terminationStatus == 0, "\(prompt)\(rest)")
     #expect(rest.contains("Signed up"))
     #expect(!(prompt + rest).contains(account.password), "the password was echoed")
@@ -95,6 +103,7 @@ struct TerminalPromptTests {
     process.standardInput = handle
     process.standardOutput = handle
     process.standardError = handle
+    let exit = ProcessExit(process)
     try process.run()
     try handle.close()
     let pid = process.processIdentifier
@@ -104,15 +113,15 @@ struct TerminalPromptTests {
     }
     defer { watchdog.cancel() }
 
-    let prompt = readTerminal(master, seconds: 20, until: "Password: ")
+    let prompt = await readTerminalOffPool(master, seconds: 20, until: "Password: ")
     try #require(prompt.contains("Password: "))
     var during = termios()
     try #require(tcgetattr(probe, &during) == 0)
     #expect(during.c_lflag & tcflag_t(ECHO) == 0, "echo is on at the prompt")
 
     kill(pid, signalNumber)
-    _ = readTerminal(master, seconds: 5)
-    process.waitUntilExit()
+    _ = await readTerminalOffPool(master, seconds: 5)
+    await exit.wait()
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == signalNumber)
     var after = termios()

@@ -21,13 +21,13 @@ func wireText(_ request: HTTPRequest) -> [UInt8] {
 func send(_ request: HTTPRequest, port: Int) async throws -> RawResponse {
   let bytes = wireText(request)
   return try await blocking {
-    let connection = try RawConnection(port: port, receiveTimeoutSeconds: 30)
+    let connection = try RawConnection(port: port)
     try connection.send(bytes)
     return try connection.readResponse()
   }
 }
 
-@Suite("BackendEmulator over HTTP")
+@Suite("BackendEmulator over HTTP", .timeLimit(.minutes(2)))
 struct EmulatorOverHTTPTests {
   @Test("50 concurrent Firebase sign-ups of one email: one 200, 49 EMAIL_EXISTS, one row")
   func concurrentFirebaseSignUps() async throws {
@@ -35,7 +35,7 @@ struct EmulatorOverHTTPTests {
     let emulator = BackendEmulator(store: store)
     let server = EmulatorServer(emulator: emulator, port: 0)
     let port = try server.start()
-    defer { server.stop() }
+    defer { stopInBackground(server) }
     let requests = FirebaseRequests(base: "http://127.0.0.1:\(port)")
     let request = requests.accounts(
       "signUp", ["email": "race@example.com", "password": "secret1", "returnSecureToken": true])
@@ -58,7 +58,7 @@ struct EmulatorOverHTTPTests {
     let store = try makeStore()
     let server = EmulatorServer(emulator: BackendEmulator(store: store), port: 0)
     let port = try server.start()
-    defer { server.stop() }
+    defer { stopInBackground(server) }
     let request = NCMBRequests(base: "http://127.0.0.1:\(port)").request(
       .post, "/2013-09-01/users", body: ["userName": "racer", "password": "secret1"])
     let responses = try await withThrowingTaskGroup(of: RawResponse.self) { group in
@@ -108,7 +108,7 @@ struct EmulatorOverHTTPTests {
     let server = EmulatorServer(
       emulator: BackendEmulator(store: try makeStore(path: path)), port: 0)
     let port = try server.start()
-    defer { server.stop() }
+    defer { stopInBackground(server) }
     let response = try await send(
       NCMBRequests(base: "http://127.0.0.1:\(port)").request(
         .post, "/2013-09-01/users", body: ["userName": "durable", "password": "secret1"]),
@@ -125,7 +125,7 @@ struct EmulatorOverHTTPTests {
     let store = try makeStore()
     let server = EmulatorServer(emulator: BackendEmulator(store: store), port: 0)
     let port = try server.start()
-    defer { server.stop() }
+    defer { stopInBackground(server) }
     let base = "http://127.0.0.1:\(port)"
     let phone = try await send(
       FirebaseRequests(base: base).accounts(

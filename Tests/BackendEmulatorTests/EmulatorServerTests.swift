@@ -3,7 +3,7 @@ import BackendHTTP
 import Foundation
 import Testing
 
-@Suite("EmulatorServer: requests and connections")
+@Suite("EmulatorServer: requests and connections", .timeLimit(.minutes(3)))
 struct EmulatorServerTests {
   @Test("the raw path and query reach the handler exactly as sent")
   func rawTargetIsPreserved() async throws {
@@ -92,7 +92,7 @@ struct EmulatorServerTests {
     }) { port in
       let connections = try await blocking {
         try (0..<count).map { index in
-          let connection = try RawConnection(port: port, receiveTimeoutSeconds: 30)
+          let connection = try RawConnection(port: port)
           try connection.send("GET /c\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
           return connection
         }

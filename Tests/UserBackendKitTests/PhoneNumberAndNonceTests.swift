@@ -39,7 +39,8 @@ import UserBackendKit
     }
   }
 
-  @Test(arguments: ["+819012345678", "+14155550132", "+12345678", "+123456789012345"])
+  // +234 (Nigeria) has no length rule here, so only E.164's 8 to 15 digits apply.
+  @Test(arguments: ["+819012345678", "+14155550132", "+23456789", "+234567890123456"])
   func validE164(number: String) throws {
     #expect(try PhoneNumber.validateE164(number) == number)
   }
@@ -47,6 +48,8 @@ import UserBackendKit
   @Test(arguments: [
     "", "819012345678", "+81 90 1234 5678", "+81-90-1234-5678", "+1234567",
     "+1234567890123456", "+0123456789", "+８１9012345678", "+",
+    // Known countries: the trunk prefix after the country code, or a wrong length.
+    "+8109012345678", "+12345678", "+123456789012345", "+4407911123456", "+10125550123",
   ])
   func invalidE164(number: String) {
     do {

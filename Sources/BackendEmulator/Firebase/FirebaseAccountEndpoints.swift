@@ -143,15 +143,13 @@ extension FirebaseAuthHandler {
     }
   }
 
-  /// The canonical email, or `INVALID_EMAIL`: one `@` with text on both sides and no
-  /// whitespace (the Auth Emulator's rule, §7.3 "Email format").
+  /// The canonical email (``IdentifierCanonicalization/email(_:)``, the form every layer
+  /// stores), or `INVALID_EMAIL` for any email it refuses: not one `@` with text on both
+  /// sides, whitespace, control or format characters, a domain IDNA refuses, too long.
   static func validEmail(_ email: String) throws(FirebaseError) -> String {
-    let canonical = CredentialValidation.canonicalEmail(email)
-    let parts = canonical.split(separator: "@", omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-      !canonical.contains(where: \.isWhitespace),
-      canonical.count <= CredentialValidation.maximumEmailLength
-    else { throw .invalidEmail }
+    guard let canonical = try? IdentifierCanonicalization.email(email) else {
+      throw .invalidEmail
+    }
     return canonical
   }
 

@@ -11,7 +11,8 @@ extension FirebaseAuthHandler {
   /// (`recaptchaToken`, `iosReceipt`, ...) are ignored, as by the Auth Emulator.
   func sendVerificationCode(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
     // Production answers INVALID_PHONE_NUMBER for a missing number too (§3).
-    guard let phone = body.string("phoneNumber"), (try? PhoneNumber.validateE164(phone)) != nil
+    guard let number = body.string("phoneNumber"),
+      let phone = try? IdentifierCanonicalization.phoneNumber(number)
     else { throw FirebaseError("INVALID_PHONE_NUMBER", "Invalid format.") }
     let verification = try firebaseStore { try store.startPhoneVerification(phoneNumber: phone) }
     return ["sessionInfo": verification.verificationID]
@@ -80,7 +81,8 @@ extension FirebaseAuthHandler {
           "MISSING_OR_INVALID_NONCE", "the SHA-256 of the raw nonce does not match the ID token")
       }
     }
-    let email = claims.string("email").map(CredentialValidation.canonicalEmail)
+    // An email claim the canonicaliser refuses is dropped, not stored.
+    let email = claims.string("email").flatMap { try? IdentifierCanonicalization.email($0) }
     let emailVerified = claims.bool("email_verified") ?? false
     let (user, isNew) = try findOrCreate(
       find: { try store.user(provider: providerID, subject: subject) },

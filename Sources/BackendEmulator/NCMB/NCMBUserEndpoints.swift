@@ -11,13 +11,12 @@ extension NCMBHandler {
     let body = context.body
     if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
     if let authData = body.object("authData") { return try authDataSignIn(authData) }
-    guard let userName = body.string("userName")?.trimmingSpaces(), !userName.isEmpty else {
-      throw .empty("userName")
-    }
+    guard let rawUserName = body.string("userName"), !rawUserName.trimmingSpaces().isEmpty
+    else { throw .empty("userName") }
     guard let password = body.string("password"), !password.isEmpty else {
       throw .empty("password")
     }
-    try Self.checkLength("userName", userName, maximum: CredentialValidation.maximumUsernameLength)
+    let userName = try Self.validUserName(rawUserName)
     try Self.checkPassword(password)
     let mailAddress = try body.string("mailAddress").map(Self.validMailAddress)
     if try account(userName: userName) != nil { throw .duplicate("userName") }
@@ -51,7 +50,9 @@ extension NCMBHandler {
     let user = try ownedUser(id: id, context)
     let body = context.body
     if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
-    if let userName = body.string("userName"), userName.trimmingSpaces() != user.username {
+    if let userName = body.string("userName"),
+      (try? IdentifierCanonicalization.username(userName)) != user.username
+    {
       throw .prohibited
     }
     if let mail = body.string("mailAddress"),
@@ -81,9 +82,13 @@ extension NCMBHandler {
   /// `password`.
   func login(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
     let fields = context.body.fields.isEmpty ? context.query : context.body
-    let userName = fields.string("userName").flatMap { $0.isEmpty ? nil : $0 }
-    let mailAddress = fields.string("mailAddress").flatMap { $0.isEmpty ? nil : $0 }
-    guard userName != nil || mailAddress != nil else { throw .empty("userName") }
+    let rawUserName = fields.string("userName").flatMap { $0.isEmpty ? nil : $0 }
+    let rawMailAddress = fields.string("mailAddress").flatMap { $0.isEmpty ? nil : $0 }
+    guard rawUserName != nil || rawMailAddress != nil else { throw .empty("userName") }
+    let userName = try rawUserName.map { name throws(NCMBError) in try Self.validUserName(name) }
+    let mailAddress = try rawMailAddress.map { mail throws(NCMBError) in
+      try Self.validMailAddress(mail)
+    }
     guard let password = fields.string("password"), !password.isEmpty else {
       throw .empty("password")
     }
@@ -161,6 +166,19 @@ extension NCMBHandler {
   /// `E400009` for a password longer than ``CredentialValidation/maximumPasswordLength``.
   static func checkPassword(_ password: String) throws(NCMBError) {
     try checkLength("password", password, maximum: CredentialValidation.maximumPasswordLength)
+  }
+
+  /// The canonical user name (``IdentifierCanonicalization/username(_:)``); `E400009`
+  /// when longer than ``CredentialValidation/maximumUsernameLength`` characters, else
+  /// `E400004 userName is invalid format.` for one it refuses (control or format
+  /// characters).
+  static func validUserName(_ name: String) throws(NCMBError) -> String {
+    try checkLength(
+      "userName", name.trimmingSpaces(), maximum: CredentialValidation.maximumUsernameLength)
+    guard let canonical = try? IdentifierCanonicalization.username(name) else {
+      throw .invalidFormat("userName")
+    }
+    return canonical
   }
 
   /// The canonical mail address; `E400009` when longer than

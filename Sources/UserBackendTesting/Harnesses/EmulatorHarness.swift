@@ -133,7 +133,7 @@ struct EmulatorEnvironment: ContractEnvironment {
   /// Stops the loopback server; when recording, writes the cassette if the run passed.
   /// - Throws: `CassetteError` (a leak, an I/O error) when recording.
   func finish(passed: Bool) async throws {
-    server?.stop()
+    await server?.server.shutDown()
     try recording?.finish(passed: passed, variables: variables)
   }
 }

@@ -37,28 +37,47 @@ func withServer<T: Sendable>(
   }
 }
 
-/// Calls the blocking `stop()` on its own thread.
+/// Stops the server gracefully without blocking a cooperative thread.
 func stopOffPool(_ server: EmulatorServer) async {
-  _ = try? await blocking { server.stop() }
+  await server.shutDown()
+}
+
+/// Starts a graceful stop on a thread of its own and returns at once: for `defer` in
+/// async tests, where the blocking `stop()` would hold a cooperative thread while the
+/// server's handler tasks may still need one.
+func stopInBackground(_ server: EmulatorServer) {
+  Thread { server.stop() }.start()
 }
 
 /// A gate that handlers wait on until the test opens it; every wait is bounded.
+///
+/// Waiters are suspended continuations, resumed by ``open()`` or by their own timeout:
+/// no polling, so hundreds of waiting handlers cost the shared cooperative pool nothing.
 actor Gate {
   private var isOpen = false
   private(set) var arrivals = 0
+  private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+  private var nextWaiter = 0
 
-  /// Waits until ``open()``; `false` after `timeout` seconds without it.
-  func wait(timeout: Double = 20) async -> Bool {
+  /// Waits until ``open()``; `false` after `timeout` seconds without it. The bounds are
+  /// hang guards, not latency checks: with every suite running on one loaded core, 256
+  /// connections took over 20 s to arrive.
+  func wait(timeout: Double = 90) async -> Bool {
     arrivals += 1
-    let deadline = ContinuousClock.now + .seconds(timeout)
-    while !isOpen && ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(5))
+    if isOpen { return true }
+    let id = nextWaiter
+    nextWaiter += 1
+    let timer = Task {
+      try? await Task.sleep(for: .seconds(timeout))
+      self.expire(id)
     }
-    return isOpen
+    let opened = await withCheckedContinuation { waiters[id] = $0 }
+    timer.cancel()
+    return opened
   }
 
   /// Waits until `count` callers have arrived; `false` after `timeout` seconds.
-  func waitForArrivals(_ count: Int, timeout: Double = 20) async -> Bool {
+  func waitForArrivals(_ count: Int, timeout: Double = 60) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(timeout)
     while arrivals < count && ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(5))
@@ -66,5 +85,14 @@ actor Gate {
     return arrivals >= count
   }
 
-  func open() { isOpen = true }
+  func open() {
+    isOpen = true
+    let opened = waiters
+    waiters = [:]
+    for waiter in opened.values { waiter.resume(returning: true) }
+  }
+
+  private func expire(_ id: Int) {
+    waiters.removeValue(forKey: id)?.resume(returning: isOpen)
+  }
 }
