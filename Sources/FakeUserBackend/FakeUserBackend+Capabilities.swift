@@ -29,11 +29,13 @@ extension FakeUserBackend {
     let verification = try Self.storeCall {
       try store.startPhoneVerification(phoneNumber: number)
     }
-    var state = try await sessionStore.load()
-    state.pendingPhoneVerification = PendingPhoneVerification(
+    let pending = PendingPhoneVerification(
       verificationID: verification.verificationID, phoneNumber: verification.phoneNumber,
       requestedAt: clock.now())
-    try await sessionStore.save(state)
+    try await sessions.update { state in
+      state.pendingPhoneVerification = pending
+      return true
+    }
     return verification.verificationID
   }
 
@@ -41,7 +43,7 @@ extension FakeUserBackend {
   /// restart), or `nil`.
   /// - Throws: the session store's I/O error.
   public func pendingPhoneVerification() async throws -> PendingPhoneVerification? {
-    try await sessionStore.load().pendingPhoneVerification
+    try await sessions.load().pendingPhoneVerification
   }
 
   /// Completes phone sign-in: signs in the account with the verified number, creating it
@@ -171,12 +173,9 @@ extension FakeUserBackend {
   /// session cannot delete.
   /// - Throws: ``UserBackendError`` `.notSignedIn`, `.sessionExpired`, `.server`.
   public func deleteAccount() async throws {
-    _ = try await idToken(forceRefresh: false)
-    let state = try await sessionStore.load()
-    guard let session = state.session else { throw UserBackendError(.notSignedIn) }
+    let session = try await validSession(forceRefresh: false)
     _ = try Self.storeCall { try store.deleteUser(id: session.user.id) }
-    try await saveSession(nil, keeping: state)
-    broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    try await sessions.signOut(session)
   }
 
   // MARK: - Helpers
