@@ -22,7 +22,7 @@ extension FakeUserBackend {
   ///
   /// - Returns: the verification ID.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")` unless the number
-  ///   is `+` and 8–15 digits; `.server`; the session store's I/O error.
+  ///   is `+` and 8–15 digits; `.server`; `.misconfigured` (session store).
   public func startPhoneVerification(phoneNumber: String) async throws -> String {
     let number = try PhoneNumber.validateE164(
       phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -41,7 +41,7 @@ extension FakeUserBackend {
 
   /// The phone verification waiting for its code, from the session store (it survives a
   /// restart), or `nil`.
-  /// - Throws: the session store's I/O error.
+  /// - Throws: `.misconfigured` when the session store cannot be read.
   public func pendingPhoneVerification() async throws -> PendingPhoneVerification? {
     try await sessions.load().pendingPhoneVerification
   }

@@ -16,8 +16,9 @@ import Foundation
 /// reported through `diagnostics`; it is never a crash.
 ///
 /// Token refreshes of every process on the same file are serialised through an advisory
-/// lock on `<directory>/<namespace>.session.lock` (``withExclusiveAccess(_:)``), which is
-/// created on first use and never deleted.
+/// lock on `<directory>/<namespace>.session.lock` (``withExclusiveAccess(_:)``), and
+/// read-modify-write updates through one on `<namespace>.session.update.lock`
+/// (``withExclusiveUpdate(_:)``); both are created on first use and never deleted.
 public struct FileSessionStore: SessionStore {
   /// The session file.
   public let fileURL: URL
@@ -57,6 +58,11 @@ public struct FileSessionStore: SessionStore {
     fileURL.deletingPathExtension().appendingPathExtension("lock")
   }
 
+  /// The update lock file: the session file's name with `.update.lock` for `.json`.
+  public var updateLockURL: URL {
+    fileURL.deletingPathExtension().appendingPathExtension("update.lock")
+  }
+
   /// `"the session file <path>"`.
   public var location: String { "the session file \(fileURL.path)" }
 
@@ -66,6 +72,15 @@ public struct FileSessionStore: SessionStore {
   ///   cannot be taken; `CancellationError`; what `body` throws.
   public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let lock = try await FileLock(path: lockURL.path)
+    defer { lock.release() }
+    return try await body()
+  }
+
+  /// Runs `body` holding the advisory lock on ``updateLockURL`` (held only for one
+  /// read-modify-write, never across a network call).
+  /// - Throws: as ``withExclusiveAccess(_:)``.
+  public func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    let lock = try await FileLock(path: updateLockURL.path)
     defer { lock.release() }
     return try await body()
   }

@@ -24,8 +24,10 @@ public enum SessionRefreshOutcome: Sendable {
 ///   write | remove | lock> <store.location>: <problem>")`; errors that already are
 ///   ``UserBackendError``s pass through;
 /// - **serialised read-modify-write** (``update(_:)``): the updates of one engine run one
-///   at a time, so a late refresh never resurrects a session that a sign-out removed, and
-///   a failed write leaves the stored state as it was;
+///   at a time, under the store's update lock (``SessionStore/withExclusiveUpdate(_:)``,
+///   shared with other processes and instances for a file store), so a late refresh
+///   never resurrects a session that a sign-out removed, and a failed write leaves the
+///   stored state as it was;
 /// - **single-flight refresh** (``validSession(forceRefresh:needsRefresh:exchange:)``):
 ///   concurrent callers in this process share one exchange per refresh token; the
 ///   exchange runs under the store's exclusive lock (``SessionStore/withExclusiveAccess(_:)``,
@@ -93,6 +95,26 @@ public final class SessionEngine: Sendable {
 
   /// The body of ``update(_:)``, run while holding the gate.
   private func locallyUpdate(_ transform: (inout PersistedAuthState) throws -> Bool)
+    async throws -> Bool
+  {
+    var entered = false
+    do {
+      return try await store.withExclusiveUpdate {
+        entered = true
+        return try await storeUpdate(transform)
+      }
+    } catch {
+      if entered { throw error }
+      if error is CancellationError {
+        throw UserBackendError(.network(reason: "cancelled while waiting for the session lock"))
+      }
+      // Taking the update lock is the first step of a write.
+      throw storeFailure(error, action: "write")
+    }
+  }
+
+  /// One read-modify-write, under the store's update lock.
+  private func storeUpdate(_ transform: (inout PersistedAuthState) throws -> Bool)
     async throws -> Bool
   {
     var state = try await load()

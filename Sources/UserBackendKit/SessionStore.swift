@@ -57,6 +57,12 @@ public protocol SessionStore: Sendable {
   /// token is exchanged by one holder at a time. The default runs `body` directly.
   /// - Throws: the error of taking the lock (before `body` runs), or what `body` throws.
   func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T
+  /// Runs `body`, one read-modify-write of the stored state, while holding this store's
+  /// update lock, which every holder of the same stored state respects. It is distinct
+  /// from the ``withExclusiveAccess(_:)`` lock, so a sign-out never waits for a refresh.
+  /// The default runs `body` directly.
+  /// - Throws: the error of taking the lock (before `body` runs), or what `body` throws.
+  func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T
   /// The setting that chose where the state is kept, named by the `misconfigured` error
   /// a failing store causes (``SessionEngine``). Default `"sessionStore"`.
   var setting: String { get }
@@ -68,6 +74,10 @@ public protocol SessionStore: Sendable {
 extension SessionStore {
   /// Runs `body` without a lock: a store that only one instance uses needs none.
   public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await body()
+  }
+  /// Runs `body` without a lock: a store that only one instance uses needs none.
+  public func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     try await body()
   }
   /// `"sessionStore"`.
@@ -82,6 +92,7 @@ extension SessionStore {
 public final class InMemorySessionStore: SessionStore {
   private let state: Mutex<PersistedAuthState>
   private let gate = AsyncGate()
+  private let updateGate = AsyncGate()
 
   /// An empty store, or one holding `initial`.
   public init(_ initial: PersistedAuthState = .empty) { state = Mutex(initial) }
@@ -96,6 +107,16 @@ public final class InMemorySessionStore: SessionStore {
   public func clear() async throws { state.withLock { $0 = .empty } }
   /// Runs `body` while no other holder of this store's lock (in this process) runs.
   public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await Self.holding(gate, body)
+  }
+  /// Runs `body` while no other update through this store (in this process) runs.
+  public func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await Self.holding(updateGate, body)
+  }
+
+  private static func holding<T: Sendable>(
+    _ gate: AsyncGate, _ body: () async throws -> T
+  ) async throws -> T {
     await gate.acquire()
     do {
       let result = try await body()

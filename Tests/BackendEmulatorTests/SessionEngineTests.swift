@@ -9,9 +9,15 @@ import Testing
 import UserBackendKit
 
 /// A session store whose calls suspend several times, like disk I/O, so that concurrent
-/// callers interleave between reading and writing the session.
+/// callers interleave between reading and writing the session. Its locks are `inner`'s.
 struct YieldingSessionStore: SessionStore {
-  let inner = InMemorySessionStore()
+  var inner: any SessionStore = InMemorySessionStore()
+  func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await inner.withExclusiveAccess(body)
+  }
+  func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await inner.withExclusiveUpdate(body)
+  }
   func load() async throws -> PersistedAuthState {
     for _ in 0..<5 { await Task.yield() }
     return try await inner.load()
@@ -85,6 +91,39 @@ struct SessionEngineTests {
       }
       #expect(try await sessions.load().session == nil, "round \(round): session resurrected")
       #expect(try await backend.currentUser() == nil)
+    }
+  }
+
+  @Test(
+    "refreshes in one instance and a sign-out in another, on one session file, sign out",
+    arguments: ["fake", "firebase", "ncmb"])
+  func refreshRacesSignOutAcrossInstances(backend name: String) async throws {
+    let rig = try EmulatorRig(.inProcess)
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = FileSessionStore(directory: directory, namespace: name, diagnostics: { _ in })
+    let refreshing = try makeBackend(name, rig, YieldingSessionStore(inner: file))
+    let signingOut = try makeBackend(name, rig, YieldingSessionStore(inner: file))
+    for round in 0..<16 {
+      _ = try await refreshing.signUp(
+        .email("across-\(round)@example.com", password: "secret1"))
+      rig.clock.advance(by: 3600)
+      await withTaskGroup(of: Void.self) { group in
+        for index in 0..<3 {
+          group.addTask {
+            _ = try? await refreshing.idToken(forceRefresh: index.isMultiple(of: 2))
+          }
+        }
+        group.addTask {
+          for _ in 0..<(round * 2) { await Task.yield() }
+          do {
+            try await signingOut.signOut()
+          } catch {
+            Issue.record("sign-out failed: \(error)")
+          }
+        }
+      }
+      #expect(try await file.load().session == nil, "round \(round): session resurrected")
     }
   }
 
