@@ -51,7 +51,11 @@ struct SessionAcrossProcessesTests {
     var baas = try Baas()
     defer { baas.cleanUp() }
     let emulator = try await startEmulator(unless: backend == "fake", in: baas.home)
-    defer { if let emulator { kill(emulator.process.processIdentifier, SIGKILL) } }
+    var stopped = false
+    defer {
+      // Only a child that is still running: an exited one's PID may belong to another.
+      if let emulator, !stopped { kill(emulator.process.processIdentifier, SIGKILL) }
+    }
     baas.environment = environment(for: backend, emulator: emulator)
     let account = uniqueAccount()
     let result = try await baas.run(
@@ -64,7 +68,10 @@ struct SessionAcrossProcessesTests {
     #expect(message.contains("BAAS_HOME"), "\(message)")
     #expect(message.contains("/proc/nonexistent"), "\(message)")
     #expect(!result.allOutput.contains(account.password))
-    if let emulator { _ = await emulator.stop() }
+    if let emulator {
+      _ = await emulator.stop()
+      stopped = true
+    }
   }
 
   @Test(
@@ -74,7 +81,11 @@ struct SessionAcrossProcessesTests {
     var baas = try Baas()
     defer { baas.cleanUp() }
     let emulator = try await startEmulator(unless: backend == "fake", in: baas.home)
-    defer { if let emulator { kill(emulator.process.processIdentifier, SIGKILL) } }
+    var stopped = false
+    defer {
+      // Only a child that is still running: an exited one's PID may belong to another.
+      if let emulator, !stopped { kill(emulator.process.processIdentifier, SIGKILL) }
+    }
     baas.environment = environment(for: backend, emulator: emulator)
     let account = uniqueAccount()
     let signUp = try await baas.run(
@@ -97,6 +108,9 @@ struct SessionAcrossProcessesTests {
     }
     let again = try await baas.run(["token", "--refresh"])
     #expect(again.status == 0, "\(again.allOutput)")
-    if let emulator { _ = await emulator.stop() }
+    if let emulator {
+      _ = await emulator.stop()
+      stopped = true
+    }
   }
 }
