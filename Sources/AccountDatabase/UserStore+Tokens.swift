@@ -22,8 +22,20 @@ extension UserStore {
     return token
   }
 
-  /// Exchanges a refresh token for a new one (rotation). The old token is marked rotated
-  /// and is never accepted again.
+  /// How ``redeemRefreshToken(_:policy:)`` treats the token it is given.
+  public enum RefreshTokenPolicy: Sendable, Hashable {
+    /// The fake backend's own (not Firebase's): every exchange rotates the token, and
+    /// presenting a rotated token again revokes its whole family (reuse detection).
+    case rotating
+    /// Firebase's, used by the emulator: the token stays valid until it is revoked or
+    /// the account is deleted (a password change is checked by the caller); presenting it
+    /// again is not an error, and the same token is handed back.
+    case stable
+  }
+
+  /// Exchanges a refresh token for a new one (rotation): ``redeemRefreshToken(_:policy:)``
+  /// with ``RefreshTokenPolicy/rotating``. The old token is marked rotated and is never
+  /// accepted again.
   ///
   /// Reuse detection: presenting a token that was already rotated revokes its whole
   /// family (every token descended from the same sign-in), because either the client or
@@ -34,12 +46,26 @@ extension UserStore {
   ///   or the account was deleted), ``UserStoreError/userDisabled``,
   ///   ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
   public func rotateRefreshToken(_ token: String) throws -> (userID: String, refreshToken: String) {
+    try redeemRefreshToken(token, policy: .rotating)
+  }
+
+  /// Checks a refresh token and returns the account and the token to use from now on:
+  /// a new one under ``RefreshTokenPolicy/rotating``, the same one under
+  /// ``RefreshTokenPolicy/stable``.
+  ///
+  /// - Throws: ``UserStoreError/invalidRefreshToken`` (unknown, revoked, or rotated and so
+  ///   reused), ``UserStoreError/userDisabled``, ``UserStoreError/userNotFound``,
+  ///   ``UserStoreError/database(message:)``.
+  public func redeemRefreshToken(_ token: String, policy: RefreshTokenPolicy) throws -> (
+    userID: String, refreshToken: String
+  ) {
     let hash = Self.tokenHash(token)
     let replacement = Self.newToken()
     let now = clock.now().timeIntervalSince1970
     // The reuse revocation must survive the rejection, so it is committed on its own.
     enum Outcome {
       case rotated(String)
+      case kept(String)
       case reused(family: String)
     }
     let outcome: Outcome = try locked { db in
@@ -60,6 +86,7 @@ extension UserStore {
         ) { $0.integer(0) != 0 }
         guard let disabled else { throw UserStoreError.userNotFound }
         guard !disabled else { throw UserStoreError.userDisabled }
+        if policy == .stable { return .kept(found.userID) }
         try db.run(
           "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?",
           [.real(now), .blob(hash)])
@@ -76,6 +103,8 @@ extension UserStore {
     switch outcome {
     case .rotated(let userID):
       return (userID, replacement)
+    case .kept(let userID):
+      return (userID, token)
     case .reused(let family):
       try locked { db in
         try db.run("UPDATE refresh_tokens SET revoked = 1 WHERE family = ?", [.text(family)])

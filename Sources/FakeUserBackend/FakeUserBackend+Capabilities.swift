@@ -23,26 +23,28 @@ extension FakeUserBackend {
   ///
   /// - Returns: the verification ID.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")` unless the number
-  ///   is `+` and 8–15 digits; `.server`; the session store's I/O error.
+  ///   is `+` and 8–15 digits; `.server`; `.misconfigured` (session store).
   public func startPhoneVerification(phoneNumber: String) async throws -> String {
     let number = try PhoneNumber.validateE164(
       phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines))
     let verification = try Self.storeCall {
       try store.startPhoneVerification(phoneNumber: number)
     }
-    var state = try await sessionStore.load()
-    state.pendingPhoneVerification = PendingPhoneVerification(
+    let pending = PendingPhoneVerification(
       verificationID: verification.verificationID, phoneNumber: verification.phoneNumber,
       requestedAt: clock.now())
-    try await sessionStore.save(state)
+    try await sessions.update { state in
+      state.pendingPhoneVerification = pending
+      return true
+    }
     return verification.verificationID
   }
 
   /// The phone verification waiting for its code, from the session store (it survives a
   /// restart), or `nil`.
-  /// - Throws: the session store's I/O error.
+  /// - Throws: `.misconfigured` when the session store cannot be read.
   public func pendingPhoneVerification() async throws -> PendingPhoneVerification? {
-    try await sessionStore.load().pendingPhoneVerification
+    try await sessions.load().pendingPhoneVerification
   }
 
   /// Completes phone sign-in: signs in the account with the verified number, creating it
@@ -173,12 +175,9 @@ extension FakeUserBackend {
   /// session cannot delete.
   /// - Throws: ``UserBackendError`` `.notSignedIn`, `.sessionExpired`, `.server`.
   public func deleteAccount() async throws {
-    _ = try await idToken(forceRefresh: false)
-    let state = try await sessionStore.load()
-    guard let session = state.session else { throw UserBackendError(.notSignedIn) }
+    let session = try await validSession(forceRefresh: false)
     _ = try Self.storeCall { try store.deleteUser(id: session.user.id) }
-    try await saveSession(nil, keeping: state)
-    broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    try await sessions.signOut(session)
   }
 
   // MARK: - Helpers

@@ -11,16 +11,21 @@ import UserBackendKit
 ///   `exp` (`iat` + `idTokenLifetime`, by the store's clock) and a random `jti`; refresh
 ///   tokens are opaque and rotate on every refresh (a rotated one is rejected, and its
 ///   reuse revokes the whole token family; see ``UserStore/rotateRefreshToken(_:)``).
-/// - Refresh is single-flight per refresh token; the session is cleared only when the
-///   store definitively rejects it (invalid refresh token, account deleted or disabled),
-///   and then `.sessionExpired` is thrown.
+///   This rotation is the fake's own (Firebase refresh tokens do not rotate; the
+///   emulator's follow Firebase).
+/// - Sessions go through a ``UserBackendKit/SessionEngine``: refresh is single-flight per
+///   refresh token and, on a ``UserBackendKit/FileSessionStore``, serialised across
+///   processes, so parallel processes never present a rotated token; the session is
+///   cleared only when the store definitively rejects the stored refresh token (invalid,
+///   account deleted or disabled), and then `.sessionExpired` is thrown.
 /// - Raw error codes are the fake's own: `EMAIL_EXISTS`, `USERNAME_EXISTS`,
 ///   `INVALID_LOGIN_CREDENTIALS`, `USER_DISABLED`, `INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`,
 ///   `INVALID_CODE`, `CODE_EXPIRED`, `INVALID_VERIFICATION_ID`, `INVALID_IDP_RESPONSE`,
 ///   `MISSING_OR_INVALID_NONCE`, `DATABASE_ERROR`.
 ///
-/// Errors of the ``UserBackendKit/SessionStore`` (disk I/O) are rethrown unchanged. Store
-/// calls are synchronous (SQLite, PBKDF2) and run on the caller's task.
+/// Errors of the ``UserBackendKit/SessionStore`` (disk I/O) are `.misconfigured` naming the
+/// store (see ``UserBackendKit/SessionEngine``). Store calls are synchronous (SQLite,
+/// PBKDF2) and run on the caller's task.
 public final class FakeUserBackend: UserBackend {
   /// `"fake"`.
   public let backendID = "fake"
@@ -37,9 +42,8 @@ public final class FakeUserBackend: UserBackend {
   /// Seconds an ID token stays valid after it is issued.
   public let idTokenLifetime: TimeInterval
 
-  let sessionStore: any SessionStore
-  let refreshes = SingleFlight<String, AuthSession>()
-  let broadcaster = AuthStateBroadcaster()
+  /// The stored session: serialised updates, refresh, auth-state events.
+  let sessions: SessionEngine
 
   /// A backend over `store`, keeping its session in `sessionStore`. The clock is
   /// `store.clock`.
@@ -49,7 +53,7 @@ public final class FakeUserBackend: UserBackend {
     store: UserStore, sessionStore: any SessionStore, idTokenLifetime: TimeInterval = 3600
   ) {
     self.store = store
-    self.sessionStore = sessionStore
+    self.sessions = SessionEngine(store: sessionStore)
     self.idTokenLifetime = idTokenLifetime
   }
 
@@ -115,58 +119,47 @@ public final class FakeUserBackend: UserBackend {
   }
 
   /// The signed-in user from the session store, or `nil`. Makes no store lookup.
-  /// - Throws: the session store's I/O error.
+  /// - Throws: ``UserBackendError`` `.misconfigured` when the session store cannot be read.
   public func currentUser() async throws -> User? {
-    try await sessionStore.load().session?.user
+    try await sessions.session()?.user
   }
 
   /// Clears the stored session (a pending phone verification is kept) and publishes
   /// `.signedOut`. Signing out when signed out does nothing. The refresh token is not
   /// revoked in the store, as with Firebase.
-  /// - Throws: the session store's I/O error from writing.
+  /// - Throws: ``UserBackendError`` `.misconfigured` when the session store cannot be
+  ///   written.
   public func signOut() async throws {
-    let state: PersistedAuthState
-    do {
-      state = try await sessionStore.load()
-    } catch {
-      // Unreadable: clear it all rather than leave a session that might still be there.
-      try await sessionStore.clear()
-      broadcaster.publish(AuthStateChange(.signedOut, user: nil))
-      return
-    }
-    guard state.session != nil else { return }
-    try await saveSession(nil, keeping: state)
-    broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    try await sessions.signOut()
   }
 
   /// The ID token, refreshed first when it is expired (by the store's clock) or
-  /// `forceRefresh` is `true`. Concurrent callers share one refresh (one rotation).
+  /// `forceRefresh` is `true`. Concurrent callers share one refresh (one rotation), and
+  /// callers in other processes on the same session file wait for it and use its result.
   ///
   /// - Throws: ``UserBackendError`` `.notSignedIn`; `.sessionExpired`
   ///   (`INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`, `USER_DISABLED`) after clearing the
-  ///   session; `.server` (`DATABASE_ERROR`), which keeps the session.
+  ///   session; `.server` (`DATABASE_ERROR`), which keeps the session; `.misconfigured`
+  ///   when the session store cannot be used.
   public func idToken(forceRefresh: Bool) async throws -> String {
-    guard let session = try await sessionStore.load().session else {
-      throw UserBackendError(.notSignedIn)
-    }
-    if !forceRefresh && !session.isExpired(at: clock.now()) { return session.bearerToken }
-    guard let refreshToken = session.refreshToken else {
-      try await revoke(matching: nil)
-      throw UserBackendError(.sessionExpired, backendCode: "INVALID_REFRESH_TOKEN")
-    }
-    let refreshed = try await refreshes.run(key: refreshToken) {
-      try await self.refresh(using: refreshToken)
-    }
-    return refreshed.bearerToken
+    try await validSession(forceRefresh: forceRefresh).bearerToken
   }
 
   /// The auth state stream: the current state first, then every change this instance
   /// makes (`signedIn`, `signedOut`, `tokenRefreshed`, `sessionRevoked`).
   public var authStateChanges: AsyncStream<AuthStateChange> {
-    broadcaster.stream { [sessionStore] in try? await sessionStore.load().session?.user }
+    sessions.authStateChanges
   }
 
   // MARK: - Sessions
+
+  /// The stored session, refreshed first when expired or `forceRefresh`.
+  func validSession(forceRefresh: Bool) async throws -> AuthSession {
+    let clock = self.clock
+    return try await sessions.validSession(
+      forceRefresh: forceRefresh, needsRefresh: { $0.isExpired(at: clock.now()) },
+      exchange: { [self] current in try rotate(current) })
+  }
 
   /// Issues tokens for `record`, stores the session (dropping the pending verification
   /// `completing`, when given) and publishes `.signedIn`.
@@ -176,74 +169,36 @@ public final class FakeUserBackend: UserBackend {
     let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
     let session = makeSession(
       for: record.user, refreshToken: refreshToken, isNewUser: isNewUser)
-    var state = try await sessionStore.load()
-    if let verificationID, state.pendingPhoneVerification?.verificationID == verificationID {
-      state.pendingPhoneVerification = nil
-    }
-    try await saveSession(session, keeping: state)
-    broadcaster.publish(AuthStateChange(.signedIn, user: session.user))
+    try await sessions.signIn(session, completing: verificationID)
     return session
   }
 
-  /// Rotates `oldToken` and stores the new session; the body of the single flight.
-  func refresh(using oldToken: String) async throws -> AuthSession {
-    // A caller that read the session before an earlier refresh finished still holds the
-    // rotated token; presenting it again would look like reuse and revoke the family.
-    guard let current = try await sessionStore.load().session else {
-      throw UserBackendError(.notSignedIn)
-    }
-    if current.refreshToken != oldToken { return current }
+  /// Rotates the stored session's refresh token: the engine's exchange, run under the
+  /// session store's exclusive lock with the session as stored now.
+  func rotate(_ current: AuthSession) throws -> SessionRefreshOutcome {
     let rotated: (userID: String, refreshToken: String)
     let record: UserRecord?
     do {
-      rotated = try store.rotateRefreshToken(oldToken)
+      rotated = try store.rotateRefreshToken(current.refreshToken ?? "")
       record = try store.user(id: rotated.userID)
     } catch let error as UserStoreError {
       switch error {
       case .invalidRefreshToken, .userNotFound, .userDisabled:
-        try await revoke(matching: oldToken)
-        throw UserBackendError(
-          .sessionExpired,
-          backendCode: error == .userDisabled
-            ? "USER_DISABLED" : error == .userNotFound ? "USER_NOT_FOUND" : "INVALID_REFRESH_TOKEN")
+        return .rejected(
+          UserBackendError(
+            .sessionExpired,
+            backendCode: error == .userDisabled
+              ? "USER_DISABLED"
+              : error == .userNotFound ? "USER_NOT_FOUND" : "INVALID_REFRESH_TOKEN"))
       default:
         throw Self.mapped(error)
       }
     }
     guard let record else {
-      try await revoke(matching: oldToken)
-      throw UserBackendError(.sessionExpired, backendCode: "USER_NOT_FOUND")
+      return .rejected(UserBackendError(.sessionExpired, backendCode: "USER_NOT_FOUND"))
     }
-    let session = makeSession(
-      for: record.user, refreshToken: rotated.refreshToken, isNewUser: false)
-    let latest = try await sessionStore.load()
-    guard latest.session?.refreshToken == oldToken else {
-      throw UserBackendError(.notSignedIn, message: "Signed out while the token was refreshed.")
-    }
-    try await saveSession(session, keeping: latest)
-    broadcaster.publish(AuthStateChange(.tokenRefreshed, user: session.user))
-    return session
-  }
-
-  /// Clears the stored session when it still holds `refreshToken` (or any session when
-  /// `nil`), then publishes `.sessionRevoked`.
-  func revoke(matching refreshToken: String?) async throws {
-    let state = try await sessionStore.load()
-    guard let session = state.session, refreshToken == nil || session.refreshToken == refreshToken
-    else { return }
-    try await saveSession(nil, keeping: state)
-    broadcaster.publish(AuthStateChange(.sessionRevoked, user: nil))
-  }
-
-  /// Writes `session` into `state` and saves it; an empty state clears the store.
-  func saveSession(_ session: AuthSession?, keeping state: PersistedAuthState) async throws {
-    var state = state
-    state.session = session
-    if state == .empty {
-      try await sessionStore.clear()
-    } else {
-      try await sessionStore.save(state)
-    }
+    return .renewed(
+      makeSession(for: record.user, refreshToken: rotated.refreshToken, isNewUser: false))
   }
 
   /// A session with a fresh unsigned ID token for `user`.

@@ -14,8 +14,10 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
 
   /// The uid.
   let sub: String?
-  /// Expiry, seconds since 1970.
+  /// Expiry, seconds since 1970 (the server's clock).
   let exp: Double?
+  /// Issue time, seconds since 1970 (the server's clock).
+  let iat: Double?
   /// The email, when the account has one.
   let email: String?
   /// The E.164 phone number, when the account has one.
@@ -26,7 +28,7 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
   let firebase: FirebaseClaim?
 
   enum CodingKeys: String, CodingKey {
-    case sub, exp, email, name, firebase
+    case sub, exp, iat, email, name, firebase
     case phoneNumber = "phone_number"
   }
 
@@ -36,6 +38,7 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
     guard let token = try? JSONWebToken(parsing: idToken) else { return nil }
     return FirebaseIDTokenClaims(
       sub: token.stringClaim("sub"), exp: token.numericClaim("exp"),
+      iat: token.numericClaim("iat"),
       email: token.stringClaim("email"), phoneNumber: token.stringClaim("phone_number"),
       name: token.stringClaim("name"),
       firebase: FirebaseClaim(signInProvider: token.stringClaim("sign_in_provider", in: "firebase"))
@@ -77,22 +80,27 @@ enum FirebaseSessionBuilder {
       isAnonymous: providerIDs == ["anonymous"])
   }
 
-  /// A session for `user` holding `grant`; `expiresAt` is the ID token's `exp`, else
-  /// `now + expiresIn`.
-  /// - Throws: `.malformedResponse` when neither tells the expiry.
+  /// A session for `user` holding `grant`. `expiresAt` is `now` (the device clock at
+  /// receipt) plus the token's lifetime: `expiresIn`, else the ID token's `exp - iat`.
+  /// The token's `exp` is never compared with the device clock directly: it is on the
+  /// server's clock, and a device clock an hour ahead would make every call refresh.
+  /// - Throws: `.malformedResponse` when neither tells the lifetime, or it is not a
+  ///   positive finite number of seconds.
   static func session(
     user: User, grant: FirebaseTokenGrant, claims: FirebaseIDTokenClaims?, isNewUser: Bool,
     now: Date
   ) throws -> AuthSession {
-    let expiresAt: Date
-    if let exp = claims?.exp {
-      expiresAt = Date(timeIntervalSince1970: exp)
-    } else if let lifetime = grant.expiresIn {
-      expiresAt = now.addingTimeInterval(lifetime)
-    } else {
+    var lifetime = grant.expiresIn
+    if lifetime == nil, let exp = claims?.exp, let iat = claims?.iat { lifetime = exp - iat }
+    guard let lifetime else {
       throw UserBackendError(
-        .malformedResponse(reason: "the ID token has no exp claim and no expiresIn was sent"))
+        .malformedResponse(reason: "no expiresIn was sent and the ID token has no exp and iat"))
     }
+    guard lifetime.isFinite, lifetime > 0 else {
+      throw UserBackendError(
+        .malformedResponse(reason: "the ID token's lifetime is not a positive number of seconds"))
+    }
+    let expiresAt = now.addingTimeInterval(lifetime)
     guard !grant.idToken.isEmpty, !grant.refreshToken.isEmpty else {
       throw UserBackendError(.malformedResponse(reason: "empty ID token or refresh token"))
     }

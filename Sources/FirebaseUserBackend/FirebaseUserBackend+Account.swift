@@ -100,7 +100,7 @@ extension FirebaseUserBackend {
       return true
     }
     if stored && renewed.bearerToken != session.bearerToken {
-      broadcaster.publish(AuthStateChange(.tokenRefreshed, user: user))
+      state.publish(.tokenRefreshed, user: user)
     }
     return renewed
   }

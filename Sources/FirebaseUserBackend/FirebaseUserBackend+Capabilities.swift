@@ -169,7 +169,7 @@ extension FirebaseUserBackend {
       state.session = nil
       return true
     }
-    if cleared { broadcaster.publish(AuthStateChange(.signedOut, user: nil)) }
+    if cleared { state.publish(.signedOut, user: nil) }
   }
 }
 

@@ -8,11 +8,15 @@ import UserBackendKit
 /// Each operation is a short sequence of endpoint calls. Input is validated before any
 /// network call; a `.username` identifier is refused with
 /// `.unsupported(capability: .usernamePassword)`. Sessions (ID token as `bearerToken`,
-/// refresh token, `expiresAt` from the ID token's `exp`) live in the ``SessionStore``.
+/// refresh token, `expiresAt`) live in the ``SessionStore`` through a ``SessionEngine``.
+/// `expiresAt` is the receipt time on the injected clock plus `expiresIn` (else the ID
+/// token's `exp - iat`), never the token's `exp` itself, so a device clock that differs
+/// from the server's does not make every call refresh (the official SDKs do the same).
 /// ``idToken(forceRefresh:)`` refreshes when the ID token is within 5 minutes of expiry;
-/// concurrent refreshes of one refresh token share one request. The session is cleared
-/// when the server rejects it (`USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`,
-/// `INVALID_REFRESH_TOKEN`, `INVALID_ID_TOKEN`), never on a network error.
+/// concurrent refreshes of one refresh token share one request, also across processes
+/// on one session file. The session is cleared when the server rejects it
+/// (`USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`, `INVALID_REFRESH_TOKEN`,
+/// `INVALID_ID_TOKEN`), never on a network error.
 public final class FirebaseUserBackend: UserBackend {
   /// `"firebase"`.
   public let backendID = "firebase"
@@ -29,10 +33,9 @@ public final class FirebaseUserBackend: UserBackend {
   public static let refreshMargin: TimeInterval = 5 * 60
 
   let client: FirebaseClient
-  let state: SessionStateStore
+  /// The stored session: serialised updates, refresh, auth-state events.
+  let state: SessionEngine
   let clock: any AuthClock
-  let broadcaster = AuthStateBroadcaster()
-  let refreshes = SingleFlight<String, AuthSession>()
 
   /// A backend for `configuration`, sending requests through `transport` and keeping
   /// sessions in `sessionStore`.
@@ -53,7 +56,7 @@ public final class FirebaseUserBackend: UserBackend {
     self.client = FirebaseClient(
       endpoints: try configuration.resolvedEndpoints(),
       transport: logger?.wrapping(transport) ?? transport)
-    self.state = SessionStateStore(store: sessionStore)
+    self.state = SessionEngine(store: sessionStore)
     self.clock = clock
   }
 
@@ -119,12 +122,7 @@ public final class FirebaseUserBackend: UserBackend {
   /// error.
   /// - Throws: ``UserBackendError`` when the session store cannot be written.
   public func signOut() async throws {
-    let cleared = try await state.update { state in
-      guard state.session != nil else { return false }
-      state.session = nil
-      return true
-    }
-    if cleared { broadcaster.publish(AuthStateChange(.signedOut, user: nil)) }
+    try await state.signOut()
   }
 
   /// The ID token, refreshed through `securetoken.googleapis.com/v1/token` first when it
@@ -140,7 +138,7 @@ public final class FirebaseUserBackend: UserBackend {
 
   /// Sign-in state changes; the current state first.
   public var authStateChanges: AsyncStream<AuthStateChange> {
-    broadcaster.stream(current: { [state] in try? await state.load().session?.user })
+    state.authStateChanges
   }
 
   // MARK: Helpers shared by the operations
@@ -180,7 +178,7 @@ public final class FirebaseUserBackend: UserBackend {
       if clearingPhoneVerification { state.pendingPhoneVerification = nil }
       return true
     }
-    broadcaster.publish(AuthStateChange(.signedIn, user: user))
+    state.publish(.signedIn, user: user)
     return session
   }
 }

@@ -94,12 +94,7 @@ extension NCMBUserBackend {
     let endpoint = NCMBEndpoint(
       method: .delete, pathSegments: ["users", session.user.id], name: "delete user")
     _ = try await perform(endpoint, sessionToken: session.bearerToken)
-    var state = try await sessionStore.load()
-    if state.session?.bearerToken == session.bearerToken {
-      state.session = nil
-      try await sessionStore.save(state)
-      broadcaster.publish(AuthStateChange(.signedOut, user: nil))
-    }
+    try await sessions.signOut(session)
   }
 
   /// Fetches the signed-in user with `GET /2013-09-01/users/{objectId}` and the session

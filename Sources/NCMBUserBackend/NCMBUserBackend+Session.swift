@@ -26,10 +26,7 @@ extension NCMBUserBackend {
 
   /// The stored session, or `.notSignedIn`.
   func requireSession() async throws -> AuthSession {
-    guard let session = try await sessionStore.load().session else {
-      throw UserBackendError(.notSignedIn)
-    }
-    return session
+    try await sessions.requireSession()
   }
 
   /// Stores a new session from a sign-up / sign-in answer and publishes `signedIn`.
@@ -42,29 +39,30 @@ extension NCMBUserBackend {
     }
     let session = AuthSession(
       user: user, bearerToken: token, refreshToken: nil, expiresAt: nil, isNewUser: isNewUser)
-    var state = try await sessionStore.load()
-    state.session = session
-    try await sessionStore.save(state)
-    broadcaster.publish(AuthStateChange(.signedIn, user: user))
+    try await sessions.signIn(session)
     return session
   }
 
   /// Replaces the stored user when the stored session still holds `sessionToken`.
   func storeUser(_ user: User, sessionToken: String) async throws {
-    var state = try await sessionStore.load()
-    guard var session = state.session, session.bearerToken == sessionToken else { return }
-    session.user = user
-    state.session = session
-    try await sessionStore.save(state)
+    try await sessions.update { state in
+      guard var session = state.session, session.bearerToken == sessionToken else {
+        return false
+      }
+      session.user = user
+      state.session = session
+      return true
+    }
   }
 
   /// Clears the stored session when it still holds `sessionToken` and publishes
   /// `sessionRevoked`.
   func revoke(sessionToken: String) async throws {
-    var state = try await sessionStore.load()
-    guard state.session?.bearerToken == sessionToken else { return }
-    state.session = nil
-    try await sessionStore.save(state)
-    broadcaster.publish(AuthStateChange(.sessionRevoked, user: nil))
+    let cleared = try await sessions.update { state in
+      guard state.session?.bearerToken == sessionToken else { return false }
+      state.session = nil
+      return true
+    }
+    if cleared { sessions.publish(.sessionRevoked, user: nil) }
   }
 }

@@ -24,12 +24,13 @@ import UserBackendKit
 ///
 /// **Sessions.** The session token is the bearer token: it has no expiry the client
 /// knows of and there is no refresh token (no ``Capability/tokenRefresh``). It is kept in
-/// the ``SessionStore``, so ``currentUser()`` survives a restart. When a signed-in call
+/// the ``SessionStore`` through a ``SessionEngine`` (serialised updates, store failures
+/// as `misconfigured`), so ``currentUser()`` survives a restart. When a signed-in call
 /// is answered E401001 (token invalid, expired or revoked), E404001 or E404006 (user
 /// gone), the stored session is cleared, `sessionRevoked` is published and
 /// `sessionExpired` is thrown.
 ///
-/// Thread-safe: all state lives in the session store; instances hold only constants.
+/// Thread-safe: all state lives in the session store, behind the session engine.
 public final class NCMBUserBackend: UserBackend {
   /// `"ncmb"`.
   public let backendID = "ncmb"
@@ -45,8 +46,8 @@ public final class NCMBUserBackend: UserBackend {
   public let configuration: NCMBConfiguration
 
   let client: NCMBClient
-  let sessionStore: any SessionStore
-  let broadcaster = AuthStateBroadcaster()
+  /// The stored session: serialised updates, auth-state events.
+  let sessions: SessionEngine
   let makeUUID: @Sendable () -> UUID
 
   /// A backend.
@@ -73,7 +74,7 @@ public final class NCMBUserBackend: UserBackend {
     self.client = NCMBClient(
       configuration: configuration, transport: logger?.wrapping(transport) ?? transport,
       clock: clock)
-    self.sessionStore = sessionStore
+    self.sessions = SessionEngine(store: sessionStore)
     self.makeUUID = makeUUID
   }
 
@@ -130,9 +131,9 @@ public final class NCMBUserBackend: UserBackend {
   }
 
   /// The user of the stored session, or `nil`. No network call.
-  /// - Throws: the session store's I/O error.
+  /// - Throws: ``UserBackendError`` `.misconfigured` when the session store cannot be read.
   public func currentUser() async throws -> User? {
-    try await sessionStore.load().session?.user
+    try await sessions.session()?.user
   }
 
   /// Signs out: clears the stored session and publishes `signedOut` **first**, then sends
@@ -140,17 +141,13 @@ public final class NCMBUserBackend: UserBackend {
   ///
   /// Signing out when nobody is signed in does nothing. An E401001 / E404001 / E404006
   /// answer (token already invalid, user gone) counts as success.
-  /// - Throws: the session store's I/O error (the session is then still stored); after the
+  /// - Throws: ``UserBackendError`` `.misconfigured` when the session store cannot be
+  ///   written (the session is then still stored); after the
   ///   local sign-out, ``UserBackendError`` `.network` or `.server` when the server could
   ///   not revoke the token: the user **is** signed out locally, but the old session token
   ///   may stay valid on the server until it expires.
   public func signOut() async throws {
-    let state = try await sessionStore.load()
-    guard let session = state.session else { return }
-    var signedOut = state
-    signedOut.session = nil
-    try await sessionStore.save(signedOut)
-    broadcaster.publish(AuthStateChange(.signedOut, user: nil))
+    guard let session = try await sessions.signOut() else { return }
     let endpoint = NCMBEndpoint(method: .get, pathSegments: ["logout"], name: "logout")
     do {
       _ = try await client.send(endpoint, sessionToken: session.bearerToken)
@@ -169,9 +166,7 @@ public final class NCMBUserBackend: UserBackend {
   ///   `.sessionExpired` (session cleared), `.network` (session kept), `.server`,
   ///   `.malformedResponse`.
   public func idToken(forceRefresh: Bool) async throws -> String {
-    guard let session = try await sessionStore.load().session else {
-      throw UserBackendError(.notSignedIn)
-    }
+    let session = try await sessions.requireSession()
     if forceRefresh { _ = try await refreshUser() }
     return session.bearerToken
   }
@@ -179,9 +174,7 @@ public final class NCMBUserBackend: UserBackend {
   /// Sign-in state changes: the current state first, then `signedIn`, `signedOut` and
   /// `sessionRevoked` events of this instance.
   public var authStateChanges: AsyncStream<AuthStateChange> {
-    broadcaster.stream { [sessionStore] in
-      (try? await sessionStore.load())?.session?.user
-    }
+    sessions.authStateChanges
   }
 
   /// The wire `userName` and sign-up `mailAddress` for an identifier.

@@ -14,9 +14,16 @@ import Foundation
 /// names the backend and project (`firebase-my-project`), so switching backends never
 /// mixes sessions. A file that does not decode reads as signed out and the problem is
 /// reported through `diagnostics`; it is never a crash.
+///
+/// Token refreshes of every process on the same file are serialised through an advisory
+/// lock on `<directory>/<namespace>.session.lock` (``withExclusiveAccess(_:)``), and
+/// read-modify-write updates through one on `<namespace>.session.update.lock`
+/// (``withExclusiveUpdate(_:)``); both are created on first use and never deleted.
 public struct FileSessionStore: SessionStore {
   /// The session file.
   public let fileURL: URL
+  /// The setting that chose the directory, named by `misconfigured` errors.
+  public let setting: String
   private let diagnostics: @Sendable (String) -> Void
 
   /// A store for `namespace` in `directory` (created with mode 0700 when missing).
@@ -25,10 +32,13 @@ public struct FileSessionStore: SessionStore {
   ///   - directory: the state directory (`BAAS_HOME`).
   ///   - namespace: backend and project, e.g. `"fake"`, `"firebase-demo-project"`;
   ///     characters outside `[A-Za-z0-9._-]` become `_`.
+  ///   - setting: the setting that chose `directory`, for error messages (default
+  ///     `"sessionStore"`; the `baas` tool passes `BAAS_HOME`).
   ///   - diagnostics: receives one line per recoverable problem (default: standard error).
   public init(
     directory: URL,
     namespace: String,
+    setting: String = "sessionStore",
     diagnostics: @escaping @Sendable (String) -> Void = {
       FileSessionStore.printToStandardError($0)
     }
@@ -39,7 +49,40 @@ public struct FileSessionStore: SessionStore {
       }
     )
     self.fileURL = directory.appendingPathComponent("\(safe).session.json")
+    self.setting = setting
     self.diagnostics = diagnostics
+  }
+
+  /// The lock file: the session file's name with `.lock` for `.json`.
+  public var lockURL: URL {
+    fileURL.deletingPathExtension().appendingPathExtension("lock")
+  }
+
+  /// The update lock file: the session file's name with `.update.lock` for `.json`.
+  public var updateLockURL: URL {
+    fileURL.deletingPathExtension().appendingPathExtension("update.lock")
+  }
+
+  /// `"the session file <path>"`.
+  public var location: String { "the session file \(fileURL.path)" }
+
+  /// Runs `body` holding the advisory lock on ``lockURL`` (creating the directory and the
+  /// lock file when missing); waiting for another holder suspends the task.
+  /// - Throws: ``POSIXFileError`` (`"lock"`) or a Foundation file error when the lock
+  ///   cannot be taken; `CancellationError`; what `body` throws.
+  public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    let lock = try await FileLock(path: lockURL.path)
+    defer { lock.release() }
+    return try await body()
+  }
+
+  /// Runs `body` holding the advisory lock on ``updateLockURL`` (held only for one
+  /// read-modify-write, never across a network call).
+  /// - Throws: as ``withExclusiveAccess(_:)``.
+  public func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    let lock = try await FileLock(path: updateLockURL.path)
+    defer { lock.release() }
+    return try await body()
   }
 
   /// Reads the file; a missing file is ``PersistedAuthState/empty``; an unreadable one is
@@ -120,17 +163,17 @@ public struct FileSessionStore: SessionStore {
 
 /// A failed file-system call, with the operation, path and `errno` text.
 public struct POSIXFileError: Error, CustomStringConvertible {
-  /// What was attempted: `"create"`, `"write"`, `"rename"`, `"remove"`.
+  /// What was attempted: `"create"`, `"write"`, `"rename"`, `"remove"`, `"lock"`.
   public let operation: String
   /// The file involved.
   public let path: String
   /// `errno` at the time of the failure.
   public let code: Int32
 
-  init(operation: String, path: String) {
+  init(operation: String, path: String, code: Int32 = errno) {
     self.operation = operation
     self.path = path
-    self.code = errno
+    self.code = code
   }
 
   /// `"<operation> <path>: <strerror>"`.

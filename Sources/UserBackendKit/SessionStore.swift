@@ -51,6 +51,39 @@ public protocol SessionStore: Sendable {
   /// Removes the stored state. Clearing an empty store is not an error.
   /// - Throws: the I/O error.
   func clear() async throws
+  /// Runs `body` while holding this store's exclusive lock, which every holder of the
+  /// same stored state respects (for a file: every process and every instance on the
+  /// same file). ``SessionEngine`` holds it around a token refresh, so that one refresh
+  /// token is exchanged by one holder at a time. The default runs `body` directly.
+  /// - Throws: the error of taking the lock (before `body` runs), or what `body` throws.
+  func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T
+  /// Runs `body`, one read-modify-write of the stored state, while holding this store's
+  /// update lock, which every holder of the same stored state respects. It is distinct
+  /// from the ``withExclusiveAccess(_:)`` lock, so a sign-out never waits for a refresh.
+  /// The default runs `body` directly.
+  /// - Throws: the error of taking the lock (before `body` runs), or what `body` throws.
+  func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T
+  /// The setting that chose where the state is kept, named by the `misconfigured` error
+  /// a failing store causes (``SessionEngine``). Default `"sessionStore"`.
+  var setting: String { get }
+  /// The store as messages name it, e.g. `"the session file /home/u/s.json"`. Default
+  /// `"the session store"`.
+  var location: String { get }
+}
+
+extension SessionStore {
+  /// Runs `body` without a lock: a store that only one instance uses needs none.
+  public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await body()
+  }
+  /// Runs `body` without a lock: a store that only one instance uses needs none.
+  public func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await body()
+  }
+  /// `"sessionStore"`.
+  public var setting: String { "sessionStore" }
+  /// `"the session store"`.
+  public var location: String { "the session store" }
 }
 
 /// A ``SessionStore`` in memory: gone when the process ends. For tests, previews and
@@ -58,6 +91,8 @@ public protocol SessionStore: Sendable {
 /// restart that keeps the disk.
 public final class InMemorySessionStore: SessionStore {
   private let state: Mutex<PersistedAuthState>
+  private let gate = AsyncGate()
+  private let updateGate = AsyncGate()
 
   /// An empty store, or one holding `initial`.
   public init(_ initial: PersistedAuthState = .empty) { state = Mutex(initial) }
@@ -70,4 +105,28 @@ public final class InMemorySessionStore: SessionStore {
   }
   /// Empties the store.
   public func clear() async throws { state.withLock { $0 = .empty } }
+  /// Runs `body` while no other holder of this store's lock (in this process) runs.
+  public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await Self.holding(gate, body)
+  }
+  /// Runs `body` while no other update through this store (in this process) runs.
+  public func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await Self.holding(updateGate, body)
+  }
+
+  private static func holding<T: Sendable>(
+    _ gate: AsyncGate, _ body: () async throws -> T
+  ) async throws -> T {
+    await gate.acquire()
+    do {
+      let result = try await body()
+      await gate.release()
+      return result
+    } catch {
+      await gate.release()
+      throw error
+    }
+  }
+  /// `"the in-memory session store"`.
+  public var location: String { "the in-memory session store" }
 }

@@ -29,8 +29,10 @@ extension BackendConfigurationError {
   }
 
   /// `error` as a local state problem, when it is one: a ``UserBackendKit/POSIXFileError``,
-  /// a Foundation file error (`CocoaError` with a file path), or the fake store's
-  /// `UserStoreError.database`; `nil` for anything else.
+  /// a Foundation file error (`CocoaError` with a file path), the fake store's
+  /// `UserStoreError.database`, or a `misconfigured` ``UserBackendKit/UserBackendError``
+  /// naming ``stateDirectorySetting`` (a session file failure, as the session engine
+  /// reports it); `nil` for anything else.
   ///
   /// - Parameters:
   ///   - file: what the file is, for the message (`"the session file"`); `nil` names the
@@ -47,6 +49,13 @@ extension BackendConfigurationError {
     switch error {
     case let error as BackendConfigurationError:
       return error
+    case let error as UserBackendError:
+      // A session store failure, mapped by the session engine, of a store in the state
+      // directory (see `UserBackends.sessionStore(for:)`).
+      guard case .misconfigured(let setting, let reason) = error.code,
+        setting == stateDirectorySetting
+      else { return nil }
+      return BackendConfigurationError(.invalidSetting, setting: setting, reason: reason)
     case let error as POSIXFileError:
       return stateFile(
         action, path: subject(error.path), problem: String(cString: strerror(error.code)))
@@ -76,42 +85,5 @@ extension BackendConfigurationError {
     case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
     default: return "file error \(error.code.rawValue)"
     }
-  }
-}
-
-/// A ``UserBackendKit/FileSessionStore`` whose I/O errors become
-/// ``BackendConfigurationError``s naming `BAAS_HOME` and the session file (with the
-/// `strerror` text), so a command line reports "cannot write the session file …" rather
-/// than a Foundation error dump.
-struct LocalSessionStore: SessionStore {
-  let base: FileSessionStore
-
-  func load() async throws -> PersistedAuthState {
-    do {
-      return try await base.load()
-    } catch {
-      throw mapped(error, action: "read")
-    }
-  }
-
-  func save(_ state: PersistedAuthState) async throws {
-    do {
-      try await base.save(state)
-    } catch {
-      throw mapped(error, action: "write")
-    }
-  }
-
-  func clear() async throws {
-    do {
-      try await base.clear()
-    } catch {
-      throw mapped(error, action: "remove")
-    }
-  }
-
-  private func mapped(_ error: any Error, action: String) -> any Error {
-    BackendConfigurationError.localState(
-      error, file: "the session file", action: action, path: base.fileURL.path) ?? error
   }
 }

@@ -20,8 +20,9 @@ import UserBackendKit
 public enum UserBackends {
   /// Builds the backend `configuration` selects, with a ``UserBackendKit/FileSessionStore``
   /// in its state directory (see ``sessionNamespace(for:)``). The session file's I/O
-  /// errors are thrown as ``BackendConfigurationError``s naming `BAAS_HOME` and the file
-  /// (``BackendConfigurationError/localState(_:file:action:path:)``).
+  /// errors are thrown by the backend as `misconfigured` ``UserBackendKit/UserBackendError``s
+  /// naming `BAAS_HOME` (``BackendConfigurationError/stateDirectorySetting``) and the file,
+  /// the same on every backend.
   ///
   /// - fake: a `FakeUserBackend` over the SQLite file `<home>/fake.sqlite` (created, with
   ///   the state directory, on first use).
@@ -40,18 +41,19 @@ public enum UserBackends {
   ) throws -> any UserBackend {
     try make(
       from: configuration, transport: transport,
-      sessionStore: LocalSessionStore(base: try self.sessionStore(for: configuration)))
+      sessionStore: try self.sessionStore(for: configuration))
   }
 
   /// The session stored for `configuration`'s backend, read from its session file without
   /// building the backend: no network call and no database, so it works in a read-only
   /// state directory. `nil` when signed out.
-  /// - Throws: ``BackendConfigurationError`` when there is no state directory or the
-  ///   session file cannot be read (naming the file).
+  /// - Throws: ``BackendConfigurationError`` when there is no state directory;
+  ///   ``UserBackendKit/UserBackendError`` `.misconfigured` naming `BAAS_HOME` and the file
+  ///   when the session file cannot be read.
   public static func storedSession(for configuration: BackendConfiguration) async throws
     -> AuthSession?
   {
-    try await LocalSessionStore(base: sessionStore(for: configuration)).load().session
+    try await SessionEngine(store: sessionStore(for: configuration)).session()
   }
 
   /// Builds the backend `configuration` selects with a given session store and clock (the
@@ -114,14 +116,16 @@ public enum UserBackends {
   }
 
   /// The session store of the configured backend:
-  /// `<home>/<namespace>.session.json`, mode 0600.
+  /// `<home>/<namespace>.session.json`, mode 0600 (its lock file
+  /// `<namespace>.session.lock` beside it); failures name `BAAS_HOME`.
   /// - Throws: ``BackendConfigurationError`` when there is no state directory.
   public static func sessionStore(for configuration: BackendConfiguration) throws
     -> FileSessionStore
   {
     FileSessionStore(
       directory: try stateDirectory(for: configuration),
-      namespace: sessionNamespace(for: configuration))
+      namespace: sessionNamespace(for: configuration),
+      setting: BackendConfigurationError.stateDirectorySetting)
   }
 
   /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state

@@ -40,6 +40,21 @@ import UserBackendKit
     #expect(try store.rotateRefreshToken(otherDevice).userID == record.id)
   }
 
+  @Test func stableTokensAreKeptAndMayBeReusedUntilRevoked() throws {
+    let store = try makeStore()
+    let record = try store.createUser(NewUser(email: "a@example.com"))
+    let token = try store.issueRefreshToken(userID: record.id)
+    for _ in 0..<3 {
+      let redeemed = try store.redeemRefreshToken(token, policy: .stable)
+      #expect(redeemed == (record.id, token))
+    }
+    #expect(try store.refreshTokenRotationCount(userID: record.id) == 0)
+    try store.revokeRefreshTokens(userID: record.id)
+    #expect(throws: UserStoreError.invalidRefreshToken) {
+      try store.redeemRefreshToken(token, policy: .stable)
+    }
+  }
+
   @Test func unknownRevokedAndDisabledAreRejected() throws {
     let store = try makeStore()
     let record = try store.createUser(NewUser(email: "a@example.com"))

@@ -50,10 +50,10 @@ struct AccountTests {
     #expect(server.count == 0)
   }
 
-  @Test("sign-up stores the session with expiresAt from the ID token's exp")
+  @Test("sign-up stores the session with expiresAt from expiresIn on the device clock")
   func signUpStoresSession() async throws {
     let clock = ManualClock(Fixture.start)
-    let exp = Fixture.start.addingTimeInterval(1800)  // differs from expiresIn 3600
+    let exp = Fixture.start.addingTimeInterval(1800)  // differs from expiresIn 3600: unused
     let token = Fixture.idToken(exp: exp)
     let server = StubTransport(json: Fixture.signInBody(idToken: token))
     let store = InMemorySessionStore()
@@ -63,7 +63,7 @@ struct AccountTests {
     #expect(session.isNewUser)
     #expect(session.bearerToken == token)
     #expect(session.refreshToken == Fixture.refreshToken)
-    #expect(session.expiresAt == exp)
+    #expect(session.expiresAt == Fixture.start.addingTimeInterval(3600))
     #expect(session.user == User(id: "uid-1", email: "alice@example.com", providers: ["password"]))
     #expect(try await store.load().session == session)
   }

@@ -54,7 +54,8 @@ struct TokenRefreshTests {
     #expect(server.count == 1)
     let stored = try #require(try await store.load().session)
     #expect(stored.bearerToken == fresh)
-    #expect(stored.expiresAt == expiry.addingTimeInterval(3600))  // from the JWT exp
+    // expiresIn (3600 s) from the device clock at receipt, not the JWT's exp.
+    #expect(stored.expiresAt == clock.now().addingTimeInterval(3600))
     #expect(stored.user.id == "uid-1")
 
     #expect(try await backend.idToken() == fresh)  // now fresh: no second request

@@ -10,10 +10,13 @@ import UserBackendKit
 ///   `sub` = `user_id`, `iat`, `exp` (`iat` + 3600 s), `auth_time`, `email`,
 ///   `email_verified`, `phone_number`, `name`, `provider_id` (`anonymous` only) and
 ///   `firebase {identities, sign_in_provider}`.
-/// - Refresh tokens are the store's rotating refresh token, a `.`, and base64url JSON of
-///   the sign-in they continue (user, `auth_time`, provider), so a refresh keeps
-///   `auth_time` and `sign_in_provider` and can answer `TOKEN_EXPIRED` after a password
-///   change, as production does.
+/// - Refresh tokens are a store refresh token, a `.`, and base64url JSON of the sign-in
+///   they continue (user, `auth_time`, provider), so a refresh keeps `auth_time` and
+///   `sign_in_provider` and can answer `TOKEN_EXPIRED` after a password change, as
+///   production does. As Firebase's, they do not rotate: a refresh answers the same
+///   refresh token, which stays valid until it is revoked, the password changes or the
+///   account is deleted, and presenting it again is not an error (the store's
+///   `RefreshTokenPolicy.stable`; the fake backend's rotation is its own).
 struct FirebaseTokens {
   /// ID token lifetime in seconds (`expiresIn` is this as a string).
   static let lifetime = 3600
@@ -121,8 +124,9 @@ struct FirebaseTokens {
     return (user, signIn)
   }
 
-  /// Exchanges a refresh token (`docs/wire/firebase-auth.md` §2): checks the user, rotates
-  /// the store token and mints a new ID token with the same `auth_time` and provider.
+  /// Exchanges a refresh token (`docs/wire/firebase-auth.md` §2): checks the user and the store token (which
+  /// is kept, not rotated) and mints a new ID token with the same `auth_time` and
+  /// provider; the answer carries the same refresh token.
   ///
   /// - Throws: `INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`
   ///   (the sign-in predates a password change).
@@ -137,11 +141,11 @@ struct FirebaseTokens {
     guard Double(signIn.authTime) >= user.validSince.timeIntervalSince1970.rounded(.down) else {
       throw .tokenExpired
     }
-    let rotated = try firebaseStore { try store.rotateRefreshToken(storeToken) }
-    guard rotated.userID == user.id else { throw FirebaseError("INVALID_REFRESH_TOKEN") }
-    let issued = Issued(
-      idToken: idToken(for: user, signIn: signIn),
-      refreshToken: Self.refreshToken(storeToken: rotated.refreshToken, signIn: signIn))
+    let redeemed = try firebaseStore {
+      try store.redeemRefreshToken(storeToken, policy: .stable)
+    }
+    guard redeemed.userID == user.id else { throw FirebaseError("INVALID_REFRESH_TOKEN") }
+    let issued = Issued(idToken: idToken(for: user, signIn: signIn), refreshToken: refreshToken)
     return (issued, user)
   }
 

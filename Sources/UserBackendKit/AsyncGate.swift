@@ -1,0 +1,25 @@
+/// A FIFO asynchronous lock: `acquire()` suspends (never blocks a thread) until every
+/// earlier holder has called `release()`.
+actor AsyncGate {
+  private var held = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  /// Waits for the gate, then holds it.
+  func acquire() async {
+    if !held {
+      held = true
+      return
+    }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  /// Hands the gate to the next waiter, or opens it.
+  func release() {
+    if waiters.isEmpty {
+      held = false
+    } else {
+      waiters.removeFirst().resume()
+    }
+  }
+
+}
