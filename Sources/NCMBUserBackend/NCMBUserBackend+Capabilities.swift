@@ -29,9 +29,9 @@ extension NCMBUserBackend {
   }
 
   /// Signs in with Apple: `POST /2013-09-01/users` with `{"authData":{"apple":{"id":
-  /// <sub>, "access_token": <authorization code>, "client_id": <client ID>}}}` (reference
-  /// §3, "SNS sign-up/login", "authData shapes"). A 201 answer created the account
-  /// (`isNewUser == true`); 200 signed in an existing one.
+  /// <sub>, "access_token": <authorization code>, "client_id": <client ID>}}}`, the shape
+  /// the official NCMB SDKs send for SNS sign-up and login. A 201 answer created the
+  /// account (`isNewUser == true`); 200 signed in an existing one.
   ///
   /// The service redeems the authorization code with Apple (with the team's key set up in
   /// its dashboard), so `access_token` is the credential's `authorizationCode`, never the
