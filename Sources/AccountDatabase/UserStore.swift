@@ -34,7 +34,8 @@ public final class UserStore: Sendable {
   /// - Parameters:
   ///   - path: `":memory:"` (the default; private to this instance) or a file path, opened
   ///     with `journal_mode=WAL`, `synchronous=NORMAL` and a 5 s busy timeout.
-  ///   - passwordHashIterations: PBKDF2 rounds for new hashes (values below 1 count as 1);
+  ///   - passwordHashIterations: PBKDF2 rounds for new hashes (values below 1 count as 1,
+  ///     above ``maximumStoredIterations`` as that);
   ///     tests use about 1 000, production-like settings 100 000 or more.
   ///   - phoneCodeLifetime: seconds before a phone verification code expires.
   ///   - clock: the time source; inject a `ManualClock` in tests.
@@ -55,7 +56,7 @@ public final class UserStore: Sendable {
       throw Self.storeError(error)
     }
     database = Mutex(connection)
-    self.passwordHashIterations = max(1, passwordHashIterations)
+    self.passwordHashIterations = min(max(1, passwordHashIterations), Self.maximumStoredIterations)
     self.phoneCodeLifetime = phoneCodeLifetime
     self.clock = clock
     self.randomness = randomness
@@ -196,10 +197,15 @@ public final class UserStore: Sendable {
     try lookup(where: "provider = ? AND provider_subject = ?", .text(provider), .text(subject))
   }
 
+  /// The largest PBKDF2 iteration count read back from a row: 10,000,000 (far above
+  /// any configured count, far below one that would stall a sign-in for minutes).
+  public static let maximumStoredIterations = 10_000_000
+
   /// Checks `password` against the stored PBKDF2 hash with a constant-time comparison.
   ///
   /// - Returns: `false` for a wrong password or an account without a password.
-  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
+  /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``
+  ///   (also when the row's iteration count is above ``maximumStoredIterations``).
   public func verifyPassword(_ password: String, userID: String) throws -> Bool {
     let stored = try locked { db in
       try db.first(
@@ -210,6 +216,15 @@ public final class UserStore: Sendable {
       }
     }
     guard let stored else { throw UserStoreError.userNotFound }
+    // The count comes from the database file: a tampered or corrupt row must not make
+    // one sign-in run PBKDF2 for hours (2e9 rounds) or trap converting it for OpenSSL.
+    guard stored.iterations <= Self.maximumStoredIterations else {
+      burnPasswordHash(password)
+      throw UserStoreError.database(
+        message: "the stored password hash of this account has \(stored.iterations) "
+          + "iterations, more than the \(Self.maximumStoredIterations) accepted: the "
+          + "database was altered or is corrupt")
+    }
     guard let hash = stored.hash, let salt = stored.salt, stored.iterations > 0 else {
       burnPasswordHash(password)
       return false

@@ -32,15 +32,38 @@ extension HTTPTransport {
   /// Sends `request`; any failure to get a response is thrown as
   /// ``UserBackendKit/UserBackendError/init(transportFailure:)`` (`.network`).
   ///
-  /// - Returns: the response, whatever its status.
-  /// - Throws: ``UserBackendKit/UserBackendError`` only.
+  /// Two kinds of answer are refused here for both adapters: a redirect (3xx: none of the
+  /// services redirects its API, and following one would send the signature, keys and
+  /// session token to another address; ``URLSessionTransport`` follows none), and a body
+  /// larger than ``maximumResponseBodyBytes``.
+  ///
+  /// - Returns: the response, with any status outside 300–399.
+  /// - Throws: ``UserBackendKit/UserBackendError`` only: `.server(status:)` naming a 3xx
+  ///   status; `.malformedResponse` for an oversized body; `.network`.
   public func sendForBackend(_ request: HTTPRequest) async throws(UserBackendError)
     -> HTTPResponse
   {
+    let response: HTTPResponse
     do {
-      return try await send(request)
+      response = try await send(request)
     } catch {
       throw UserBackendError(transportFailure: error)
     }
+    if (300..<400).contains(response.status) {
+      throw UserBackendError(
+        .server(status: response.status, code: nil, message: nil),
+        message: "the server answered HTTP \(response.status), a redirect; redirects are not "
+          + "followed, so no credentials went to another address")
+    }
+    if response.body.count > maximumResponseBodyBytes {
+      throw UserBackendError(
+        .malformedResponse(
+          reason: "the answer's body is larger than \(maximumResponseBodyBytes) bytes"))
+    }
+    return response
   }
 }
+
+/// The largest response body an adapter accepts: 10 MiB. No answer of the user APIs comes
+/// near it; a larger one is refused as `.malformedResponse` before it is decoded.
+public let maximumResponseBodyBytes = 10 * 1024 * 1024

@@ -16,6 +16,10 @@ import Foundation
 /// names are joined into one comma-separated field. Response fields come back sorted by
 /// name, since `HTTPURLResponse` does not keep the server's order.
 ///
+/// Redirects are never followed: a 3xx answer is returned as it is, so the request's
+/// credentials (signature, keys, session token) never reach the `Location` address. The
+/// adapters then refuse it (see `sendForBackend(_:)`).
+///
 /// Errors: ``HTTPTransportError`` (see ``transportError(for:)``) or `CancellationError` when
 /// the calling task is cancelled. No message ever contains the URL (its query may carry an
 /// API key) or a header value.
@@ -39,10 +43,22 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.timeoutIntervalForRequest = self.defaultTimeout
-    session = URLSession(configuration: configuration)
+    session = URLSession(
+      configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
   }
 
   deinit { session.finishTasksAndInvalidate() }
+
+  /// Answers every redirect with "do not follow": the 3xx response itself is returned.
+  private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask,
+      willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+      completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+      completionHandler(nil)
+    }
+  }
 
   /// Sends `request` and returns the response, with any status.
   /// - Throws: ``HTTPTransportError`` when no response arrives; `CancellationError` when

@@ -109,7 +109,9 @@ extension FirebaseUserBackend {
 
   /// Signs in with an identity provider's OpenID ID token and raw nonce through
   /// `accounts:signInWithIdp` (Sign in with Apple: `provider == "apple.com"`).
-  /// `isNewUser` comes from the answer.
+  /// `isNewUser` comes from the answer. The credential's `fullName` is sent as Apple's
+  /// `user` parameter, so Firebase stores it as the display name; its `authorizationCode`
+  /// is not needed by Firebase and not sent.
   ///
   /// - Throws: ``UserBackendError``: `.invalidInput(field: "provider" | "idToken" |
   ///   "rawNonce")` before any request; `.accountAlreadyExists`
@@ -122,7 +124,8 @@ extension FirebaseUserBackend {
     let provider = credential.provider
     let response = try await client.send(
       SignInWithIdpRequest(
-        provider: provider, idToken: credential.idToken, rawNonce: credential.rawNonce),
+        provider: provider, idToken: credential.idToken, rawNonce: credential.rawNonce,
+        fullName: credential.fullName),
       capability: .identityProviderSignIn,
       secrets: [credential.idToken] + (credential.rawNonce.map { [$0] } ?? []))
     guard let idToken = response.idToken, let refreshToken = response.refreshToken,

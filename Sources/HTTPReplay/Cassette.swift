@@ -118,7 +118,10 @@ public struct Cassette: Codable, Sendable, Hashable {
     }
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try BoundedFileRead.data(contentsOf: url, limit: BoundedFileRead.largeFileLimit)
+    } catch let error as BoundedFileRead.TooLarge {
+      throw CassetteError.unreadable(
+        path: url.path, reason: "the file is larger than \(error.limit) bytes")
     } catch {
       throw CassetteError.unreadable(path: url.path, reason: "the file could not be read")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// Checks cassette files: HAR 1.2 structure, the `_replay` block, and a leak scan on decoded
 /// values (``DecodedLeakScan``: secret shapes, unredacted rule-named fields, bodies hidden
@@ -57,9 +58,14 @@ public enum CassetteLinter {
     for url in files.sorted(by: { $0.path < $1.path }) {
       var name = url.path
       if name.hasPrefix(root.path + "/") { name.removeFirst(root.path.count + 1) }
-      guard let data = try? Data(contentsOf: url) else {
-        findings.append(
-          Finding(file: name, location: "(file)", message: "cannot be read", kind: .schema))
+      let data: Data
+      do {
+        data = try BoundedFileRead.data(contentsOf: url, limit: BoundedFileRead.largeFileLimit)
+      } catch {
+        let message =
+          error is BoundedFileRead.TooLarge
+          ? "is larger than \(BoundedFileRead.largeFileLimit) bytes" : "cannot be read"
+        findings.append(Finding(file: name, location: "(file)", message: message, kind: .schema))
         continue
       }
       findings += lint(data: data, file: name, secrets: secrets)

@@ -1,3 +1,4 @@
+import NCMBSigning
 import BackendHTTP
 import Foundation
 

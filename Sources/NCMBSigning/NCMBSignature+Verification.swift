@@ -1,3 +1,4 @@
+import NCMBSigning
 import BackendHTTP
 import Foundation
 import UserBackendKit
@@ -12,6 +13,10 @@ public enum NCMBSignatureFailure: Error, Sendable, Hashable, CustomStringConvert
   case unknownApplicationKey
   /// No accepted host and path form reproduces `X-NCMB-Signature`.
   case signatureMismatch
+  /// The signed path or query has a percent-escape that is not `%` and two upper-case
+  /// hex digits (`%7b`, `%zz`, a lone `%`): the service refuses such a signature even
+  /// when the client signed exactly those bytes.
+  case nonCanonicalEncoding
 
   /// A one-line explanation without secrets.
   public var description: String {
@@ -19,6 +24,8 @@ public enum NCMBSignatureFailure: Error, Sendable, Hashable, CustomStringConvert
     case .missingHeader(let name): "the request has no \(name) header"
     case .unknownApplicationKey: "the application key is not the expected one"
     case .signatureMismatch: "the request signature does not match"
+    case .nonCanonicalEncoding:
+      "the signed path or query has a percent-escape that is not upper-case hex (%7B, not %7b)"
     }
   }
 }
@@ -33,7 +40,9 @@ extension NCMBSignature {
   /// header values, never a re-canonicalised form (`docs/wire/ncmb.md` §2,
   /// "Percent-encoding", and §6, item 1). The path is accepted as received and
   /// with its trailing slash added or removed. The timestamp's age is not checked (the
-  /// service's window is undocumented).
+  /// service's window is undocumented). Percent-escapes in the signed path and query must
+  /// be canonical (`%` and two upper-case hex digits), as the service requires: a request
+  /// signed over `%7b` is refused even though its signature covers what was sent.
   ///
   /// - Parameters:
   ///   - request: the request as received (absolute URL; headers).
@@ -62,6 +71,9 @@ extension NCMBSignature {
     }
     let hosts = acceptedHosts ?? [request.url.host, defaultFQDN].compactMap { $0 }
     let query = request.method == .get ? request.rawQuery : nil
+    guard hasOnlyCanonicalEscapes(request.rawPath), hasOnlyCanonicalEscapes(query ?? "") else {
+      throw .nonCanonicalEncoding
+    }
     for host in hosts {
       for path in pathForms(request.rawPath) {
         let expected = signature(
@@ -130,6 +142,27 @@ extension NCMBSignature {
       clientKey: clientKey, timestamp: request.headerFields[Header.timestamp] ?? "",
       fqdn: fqdn)
     return Crypto.constantTimeEquals(Data(expected.utf8), Data(sent.utf8))
+  }
+
+  /// `true` when every `%` in `text` starts an escape with two upper-case hex digits.
+  public static func hasOnlyCanonicalEscapes(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "%") {
+        for offset in 1...2 {
+          guard index + offset < bytes.count else { return false }
+          let byte = bytes[index + offset]
+          let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+          let isUpperHex = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F")
+          guard isDigit || isUpperHex else { return false }
+        }
+        index += 3
+      } else {
+        index += 1
+      }
+    }
+    return true
   }
 
   /// The path as received, then with its trailing slash removed or added.

@@ -1,3 +1,4 @@
+import NCMBSigning
 import BackendHTTP
 import Foundation
 
@@ -105,11 +106,15 @@ public enum NCMBSignature {
   }
 
   /// The `X-NCMB-Timestamp` value for `date`: `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC
-  /// (24-hour clock, milliseconds), e.g. `2013-12-02T02:44:35.452Z`.
+  /// (24-hour clock, milliseconds), e.g. `2013-12-02T02:44:35.452Z`. Dates outside the
+  /// years 0001–9999 (an injected clock pushed far away) are clamped to that range.
   public static func timestamp(_ date: Date) -> String {
     // Whole milliseconds, truncated, then broken down in UTC with gmtime_r: a new
     // DateFormatter per call cost ~100 µs (most of a signed request; see `baas bench`).
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let millisecondRange = -62_135_596_800_000.0...253_402_300_799_999.0
+    let raw = (date.timeIntervalSince1970 * 1000).rounded(.down)
+    let milliseconds = Int64(
+      raw.isNaN ? 0 : min(max(raw, millisecondRange.lowerBound), millisecondRange.upperBound))
     var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
     let fraction = Int(milliseconds - Int64(seconds) * 1000)
     var parts = tm()

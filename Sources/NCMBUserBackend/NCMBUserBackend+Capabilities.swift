@@ -29,17 +29,23 @@ extension NCMBUserBackend {
   }
 
   /// Signs in with Apple: `POST /2013-09-01/users` with `{"authData":{"apple":{"id":
-  /// <sub>, "access_token": <ID token>, "client_id": <client ID>}}}` (`docs/wire/ncmb.md` §3,
-  /// "SNS sign-up/login"). A 201 answer created the account (`isNewUser == true`); 200
-  /// signed in an existing one.
+  /// <sub>, "access_token": <authorization code>, "client_id": <client ID>}}}`, the shape
+  /// the official NCMB SDKs send for SNS sign-up and login (`docs/wire/ncmb.md` §3). A 201 answer created the
+  /// account (`isNewUser == true`); 200 signed in an existing one.
   ///
-  /// `id` is the ID token's `sub` claim; `client_id` is
-  /// ``NCMBConfiguration/appleClientID`` or else the token's `aud` claim (left out when
-  /// neither exists). NCMB has no nonce field: when `rawNonce` is given and the token has
-  /// a `nonce` claim, the claim must equal SHA-256(rawNonce) in hex, checked here.
+  /// The service redeems the authorization code with Apple (with the team's key set up in
+  /// its dashboard), so `access_token` is the credential's `authorizationCode`, never the
+  /// ID token. `id` is the ID token's `sub` claim (the Apple user identifier); `client_id`
+  /// is ``NCMBConfiguration/appleClientID`` (the bundle ID) or else the token's `aud`
+  /// claim, which for an app is its bundle ID (left out when neither exists). NCMB has no
+  /// nonce field: when `rawNonce` is given and the token has a `nonce` claim, the claim
+  /// must equal SHA-256(rawNonce) in hex, checked here. NCMB has no display-name field:
+  /// the credential's `fullName` becomes the returned user's `displayName` and is kept
+  /// in the stored session only.
   ///
   /// - Throws: ``UserBackendError``: before any request `.invalidInput` for `provider`
-  ///   (only `"apple.com"`) or `idToken` (empty, not a JWT, no `sub`), and
+  ///   (only `"apple.com"`), `idToken` (empty, not a JWT, no `sub`) or
+  ///   `authorizationCode` (missing or empty), and
   ///   `.invalidCredentials` when SHA-256(`rawNonce`) is not the token's `nonce` (as on
   ///   the other backends); then `.invalidCredentials` (E401003), `.unsupported` (E403005),
   ///   `.accountAlreadyExists` (E409001), `.network`, `.server`, `.malformedResponse`.
@@ -61,6 +67,7 @@ extension NCMBUserBackend {
     if !user.providers.contains("apple.com") {
       user.providers = (user.providers + ["apple.com"]).sorted()
     }
+    if let name = credential.fullNameForDisplay { user.displayName = name }
     return try await establish(
       response, user: user, isNewUser: answer.status == 201, endpoint: "Apple sign-in")
   }
@@ -174,6 +181,13 @@ extension NCMBUserBackend {
     guard let subject = token.stringClaim("sub"), !subject.isEmpty else {
       throw UserBackendError(.invalidInput(field: "idToken", reason: "has no sub claim"))
     }
+    guard let code = credential.authorizationCode, !code.isEmpty else {
+      throw UserBackendError(
+        .invalidInput(
+          field: "authorizationCode",
+          reason: "is required by NCMB, which redeems it with Apple (pass the "
+            + "authorizationCode of Apple's credential)"))
+    }
     if let rawNonce = credential.rawNonce, let nonce = token.stringClaim("nonce"),
       Crypto.sha256Hex(rawNonce) != nonce.lowercased()
     {
@@ -182,7 +196,7 @@ extension NCMBUserBackend {
         message: "The raw nonce does not match the ID token's nonce claim.")
     }
     return NCMBAuthData.Apple(
-      id: subject, accessToken: credential.idToken,
+      id: subject, accessToken: code,
       clientID: configuration.appleClientID ?? token.stringClaim("aud"))
   }
 }

@@ -16,11 +16,14 @@ import UserBackendKit
 /// `Content-Type: application/json`; calls that act as the signed-in user (sign-out,
 /// fetch, update, delete) also carry `X-NCMB-Apps-Session-Token`.
 ///
-/// **Identifiers.** NCMB accounts are keyed by `userName`. A `.username` identifier is
-/// sent as `userName`. An `.email` identifier (validated and canonicalised: trimmed,
-/// lower-cased) is sent as `userName` **and**, at sign-up, as `mailAddress`; sign-in sends
-/// it as `userName`, which works whether or not the address was confirmed. Such a user
-/// has `username == email`.
+/// **Identifiers.** NCMB accounts are keyed by `userName`, which the service compares
+/// case-sensitively. A `.username` identifier is sent as `userName` as typed (trimmed).
+/// An `.email` identifier (validated and canonicalised: trimmed, NFC, lower-cased) is sent
+/// as `userName` **and**, at sign-up, as `mailAddress`, so the accounts this adapter
+/// creates have one user name per address whatever its case, and `username == email`.
+/// Sign-in tries that canonical `userName` first and, only when it is refused, the
+/// address as typed, as `userName` and then as `mailAddress` (see ``signIn(_:)``), so
+/// accounts that other SDKs created as `Ada@Example.com` can sign in too.
 ///
 /// **Sessions.** The session token is the bearer token: it has no expiry the client
 /// knows of and there is no refresh token (no ``Capability/tokenRefresh``). It is kept in
@@ -102,32 +105,36 @@ public final class NCMBUserBackend: UserBackend {
   /// Signs in with `POST /2013-09-01/login` (or the legacy `GET`, see
   /// ``NCMBConfiguration/legacyGETLogin``); replaces any signed-in user.
   ///
+  /// NCMB's `userName` is case-sensitive. The requests, each sent only when the one
+  /// before was answered `E401002` (wrong identifier or password):
+  /// 1. `userName` = the identifier as this adapter stores it (an email canonical:
+  ///    trimmed, NFC, lower-case, as ``signUp(_:)`` creates accounts);
+  /// 2. for an email typed with capitals, `userName` = the email exactly as typed
+  ///    (trimmed, NFC): an account another SDK created as `Ada@Example.com`;
+  /// 3. for an email, `mailAddress` = the email as typed with `password`: the service's
+  ///    mail-address login, for an account whose user name is not its address (the
+  ///    service accepts it once the address is confirmed).
+  /// A `.username` identifier makes only request 1, with the name as typed (trimmed).
+  ///
   /// - Returns: the session; `isNewUser` is `false`.
   /// - Throws: ``UserBackendError``: `.invalidInput`, `.invalidEmail` before any request;
-  ///   `.invalidCredentials` (E401002), `.misconfigured`, `.rateLimited`, `.network`,
-  ///   `.server`, `.malformedResponse`.
+  ///   `.invalidCredentials` (E401002 to every request), `.misconfigured`,
+  ///   `.rateLimited`, `.network`, `.server`, `.malformedResponse` (from the first
+  ///   request that is not answered E401002).
   public func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
     let valid = try CredentialValidation.validate(credential, forSignUp: false)
     let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
-    let endpoint: NCMBEndpoint
-    if configuration.legacyGETLogin {
-      endpoint = NCMBEndpoint(
-        method: .get, pathSegments: ["login"],
-        query: [
-          URLQueryItem(name: "userName", value: userName),
-          URLQueryItem(name: "password", value: valid.password),
-        ], name: "login")
-    } else {
-      let body = NCMBLoginRequest(userName: userName, password: valid.password)
-      endpoint = NCMBEndpoint(
-        method: .post, pathSegments: ["login"], body: try NCMBClient.json(body), name: "login")
+    var lastError: (any Error)?
+    for attempt in Self.loginAttempts(typed: credential.identifier, canonical: valid.identifier) {
+      do {
+        return try await logIn(
+          attempt, password: valid.password, sentUserName: userName,
+          sentMailAddress: mailAddress)
+      } catch let error as UserBackendError where error.backendCode == "E401002" {
+        lastError = error
+      }
     }
-    let answer = try await perform(endpoint, sessionToken: nil)
-    let response = try NCMBClient.decode(NCMBUserResponse.self, from: answer, endpoint: "login")
-    let user = NCMBUserMapping.user(
-      from: response, hasPasswordIdentity: true, sentUserName: userName,
-      sentMailAddress: mailAddress)
-    return try await establish(response, user: user, isNewUser: false, endpoint: "login")
+    throw lastError ?? UserBackendError(.invalidCredentials)
   }
 
   /// The user of the stored session, or `nil`. No network call.

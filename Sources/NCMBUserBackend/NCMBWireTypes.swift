@@ -51,7 +51,8 @@ public struct NCMBAuthData: Codable, Sendable, Hashable {
   public struct Apple: Codable, Sendable, Hashable {
     /// The Apple user identifier (the ID token's `sub` claim).
     public var id: String
-    /// The credential NCMB checks with Apple; this adapter sends the ID token.
+    /// Apple's authorization code, which the service redeems with Apple (wire name
+    /// `access_token`; not the ID token).
     public var accessToken: String
     /// The App ID / bundle identifier, when known.
     public var clientID: String?

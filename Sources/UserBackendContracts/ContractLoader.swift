@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// Reads contracts from a directory of JSON files.
 public enum ContractLoader {
@@ -36,7 +37,11 @@ public enum ContractLoader {
   public static func load(file url: URL) throws -> Contract {
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try BoundedFileRead.data(contentsOf: url, limit: BoundedFileRead.smallFileLimit)
+    } catch let error as BoundedFileRead.TooLarge {
+      throw ContractLoadError(
+        path: url.path, keyPath: "",
+        problem: .unreadable(reason: "the file is larger than \(error.limit) bytes"))
     } catch {
       throw ContractLoadError(
         path: url.path, keyPath: "", problem: .unreadable(reason: "cannot read the file"))

@@ -11,8 +11,11 @@ extension ContractOperation {
       try ContractFormatError.checkKeys(decoder, allowed: ["seconds"])
       seconds = try decoder.container(keyedBy: CodingKeys.self).decode(
         Double.self, forKey: .seconds)
-      guard seconds.isFinite, seconds >= 0 else {
-        throw ContractFormatError.invalid(decoder, "seconds", "must be a number >= 0")
+      // Bounded so that every clock reading stays convertible to whole seconds and
+      // milliseconds (1e300 used to trap in a Double-to-Int conversion).
+      guard seconds.isFinite, seconds >= 0, seconds <= 3_155_760_000 else {
+        throw ContractFormatError.invalid(
+          decoder, "seconds", "must be a number from 0 to 3155760000 (100 years)")
       }
     }
   }

@@ -98,6 +98,6 @@ struct OperationContext: Sendable {
     }
     return IdentityProviderCredential(
       provider: input.provider, idToken: JSONWebToken.unsigned(claims: claims),
-      rawNonce: input.rawNonce)
+      rawNonce: input.rawNonce, authorizationCode: "contract-apple-authorization-code")
   }
 }

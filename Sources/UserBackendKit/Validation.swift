@@ -83,10 +83,12 @@ public enum CredentialValidation {
 
 extension CredentialValidation {
   /// Checks an identity-provider credential before any network call: `provider` and
-  /// `idToken` non-empty, and `rawNonce` either `nil` or non-empty.
+  /// `idToken` non-empty, and `rawNonce` and `authorizationCode` each either `nil` or
+  /// non-empty.
   ///
   /// - Returns: the credential with `provider` trimmed.
-  /// - Throws: ``UserBackendError`` `.invalidInput(field: "provider" | "idToken" | "rawNonce")`.
+  /// - Throws: ``UserBackendError`` `.invalidInput(field: "provider" | "idToken" |
+  ///   "rawNonce" | "authorizationCode")`.
   public static func validate(_ credential: IdentityProviderCredential) throws
     -> IdentityProviderCredential
   {
@@ -101,6 +103,10 @@ extension CredentialValidation {
     if let nonce = credential.rawNonce, nonce.isEmpty {
       throw UserBackendError(
         .invalidInput(field: "rawNonce", reason: "must not be empty (pass nil for none)"))
+    }
+    if let code = credential.authorizationCode, code.isEmpty {
+      throw UserBackendError(
+        .invalidInput(field: "authorizationCode", reason: "must not be empty (pass nil for none)"))
     }
     return result
   }

@@ -1,6 +1,7 @@
 import BackendHTTP
 import FirebaseUserBackend
 import Foundation
+import UserBackendKit
 
 /// The environment variables `baas` and ``BackendConfiguration`` read.
 public enum ConfigurationVariable {
@@ -97,13 +98,19 @@ extension BackendConfiguration {
   }
 
   /// Decodes a JSON config file.
-  /// - Throws: ``BackendConfigurationError`` `.unreadableFile` (missing, not JSON, a value
+  /// - Throws: ``BackendConfigurationError`` `.unreadableFile` (missing, larger than
+  ///   `BoundedFileRead.smallFileLimit`, not JSON, a value
   ///   of the wrong type, an unknown key) or `.unknownBackend`. The message names the
   ///   file and the key, never a value.
   public static func load(file path: String) throws -> BackendConfiguration {
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      data = try BoundedFileRead.data(
+        contentsOf: URL(fileURLWithPath: path), limit: BoundedFileRead.smallFileLimit)
+    } catch is BoundedFileRead.TooLarge {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path)",
+        reason: "is larger than \(BoundedFileRead.smallFileLimit) bytes")
     } catch {
       throw BackendConfigurationError(
         .unreadableFile, setting: "config file \(path)", reason: "cannot be read")

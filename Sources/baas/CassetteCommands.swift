@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 import HTTPReplay
 import UserBackends
 
@@ -30,13 +31,19 @@ enum CassetteCommands {
         count = cassetteCount(in: target)
         findings = CassetteLinter.lint(directory: target, secrets: secrets)
       } else {
-        guard let data = try? Data(contentsOf: target) else {
+        let data: Data
+        do {
+          data = try BoundedFileRead.data(
+            contentsOf: target, limit: BoundedFileRead.largeFileLimit)
+        } catch let error as BoundedFileRead.TooLarge {
+          throw UsageError(error.description, command: "cassette lint")
+        } catch {
           throw UsageError("cannot read \(target.path)", command: "cassette lint")
         }
         count = 1
         findings = CassetteLinter.lint(data: data, file: target.lastPathComponent, secrets: secrets)
       }
-      for finding in findings { Console.out(finding.description) }
+      for finding in findings { Console.out(TerminalText.safe(finding.description)) }
       let files = Set(findings.map(\.file)).count
       Console.out(
         "\(count) cassette\(count == 1 ? "" : "s") checked, \(findings.count) finding"
@@ -75,8 +82,14 @@ enum CassetteCommands {
         throw UsageError("--backend must be firebase or ncmb", command: "cassette import")
       }
       let input = URL(fileURLWithPath: options.positionals[0])
-      guard let data = try? Data(contentsOf: input) else {
-        Console.error("baas cassette import: cannot read \(input.path)")
+      let data: Data
+      do {
+        data = try BoundedFileRead.data(contentsOf: input, limit: BoundedFileRead.largeFileLimit)
+      } catch let error as BoundedFileRead.TooLarge {
+        Console.error(TerminalText.safe("baas cassette import: \(error.description)"))
+        return .failure
+      } catch {
+        Console.error(TerminalText.safe("baas cassette import: cannot read \(input.path)"))
         return .failure
       }
       let secrets = configuredSecrets(context.environment)
@@ -103,7 +116,7 @@ enum CassetteCommands {
         }
         return .success
       } catch {
-        Console.error("baas cassette import: \(error)")
+        Console.error(TerminalText.safe("baas cassette import: \(error)"))
         return .failure
       }
     })

@@ -54,7 +54,7 @@ func report(
     if json {
       Console.out(JSONOutput.user(user))
     } else {
-      for line in success(user) { Console.out(line) }
+      for line in success(user) { Console.out(TerminalText.safe(line)) }
     }
     return .success
   } catch {
@@ -88,7 +88,7 @@ func reportFailure(_ error: any Error, json: Bool, backend: String?, home: Strin
     Console.out(JSONOutput.error(portable))
   } else if let local {
     // A configuration error already says which setting to fix.
-    Console.error("baas: error: \(portable.description)")
+    Console.error("baas: error: \(TerminalText.safe(portable.description))")
     if local.kind == .unknownBackend {
       Console.error("hint: run `baas --help` for the backends and the settings")
     }

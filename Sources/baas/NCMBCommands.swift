@@ -2,6 +2,7 @@ import BackendHTTP
 import Foundation
 import NCMBSigning
 import NCMBUserBackend
+import UserBackendKit
 import UserBackends
 
 /// `ncmb sign`: the NCMB signature headers for a hand-made request (curl).
@@ -15,8 +16,11 @@ enum NCMBCommands {
       (signature version 2) for a request, one per line, ready for curl -H. The keys come
       from NCMB_APPLICATION_KEY / NCMB_CLIENT_KEY (or the config file). URL is absolute,
       or a path such as /2013-09-01/login?userName=a&password=b resolved against
-      NCMB_BASE_URL. The query is signed for GET only, exactly as written (sorted
-      parameters, percent-encoded), so use the same URL in the request.
+      NCMB_BASE_URL. The query may be written plainly (where={"a":"b"}) or
+      percent-encoded; it is re-encoded as the adapter encodes it (upper-case %XX for
+      everything but A-Z a-z 0-9 - . _ ~; + is a plus, & inside a JSON value stays in the
+      value). The query is signed for GET only. Send the URL that was signed: --curl
+      prints it; otherwise it is shown on standard error when it differs from URL.
 
       example (with `baas emulator` running and its NCMB_* variables exported, and the
       body in a file so the password is not an argument):
@@ -62,17 +66,7 @@ enum NCMBCommands {
       }
       do {
         let configuration = try context.configuration(backend: "ncmb")
-        let target = options.positionals[1]
-        let url: URL?
-        if target.hasPrefix("/") {
-          url = URL(string: try configuration.ncmbBaseURL().absoluteString + target)
-        } else {
-          url = URL(string: target)
-        }
-        guard let url, url.host != nil, url.scheme == "http" || url.scheme == "https" else {
-          throw UsageError(
-            "URL must be an absolute http(s) URL or a path starting with /", command: "ncmb sign")
-        }
+        let url = try signedURL(options.positionals[1], configuration: configuration)
         let applicationKey = configuration.ncmb.applicationKey ?? ""
         let timestamp = options.value("timestamp") ?? NCMBSignature.timestamp(Date())
         let signature = NCMBSignature.sign(
@@ -98,6 +92,9 @@ enum NCMBCommands {
           Console.out(words.joined(separator: " "))
         } else {
           for header in headers { Console.out(header) }
+          if url.absoluteString != options.positionals[1] {
+            Console.error("signed URL (send exactly this): \(url.absoluteString)")
+          }
         }
         return .success
       } catch let error as UsageError {
@@ -106,6 +103,40 @@ enum NCMBCommands {
         return reportFailure(error, json: false, backend: "ncmb")
       }
     })
+}
+
+/// The URL to sign for the `ncmb sign` URL argument: absolute, or a path resolved against
+/// the NCMB base URL; its query re-encoded by ``NCMBSignature/canonicalQuery(_:)``.
+/// - Throws: ``UsageError`` for a URL that is not absolute http(s) or a path, or a query
+///   that cannot be decoded; the configuration's error for an unusable base URL.
+func signedURL(_ target: String, configuration: BackendConfiguration) throws -> URL {
+  let usage = "URL must be an absolute http(s) URL or a path starting with /"
+  var location = target
+  if let hash = location.firstIndex(of: "#") { location = String(location[..<hash]) }
+  var query: String?
+  if let mark = location.firstIndex(of: "?") {
+    query = String(location[location.index(after: mark)...])
+    location = String(location[..<mark])
+  }
+  if location.hasPrefix("/") {
+    location = try configuration.ncmbBaseURL().absoluteString + location
+  }
+  guard let base = URL(string: location), base.host != nil,
+    base.scheme == "http" || base.scheme == "https",
+    var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+  else { throw UsageError(usage, command: "ncmb sign") }
+  if let query {
+    do {
+      let canonical = try NCMBSignature.canonicalQuery(query)
+      components.percentEncodedQuery = canonical.isEmpty ? nil : canonical
+    } catch let error as UserBackendError {
+      var reason = "cannot be read"
+      if case .invalidInput(_, let why) = error.code { reason = why }
+      throw UsageError("the URL's query \(reason)", command: "ncmb sign")
+    }
+  }
+  guard let url = components.url else { throw UsageError(usage, command: "ncmb sign") }
+  return url
 }
 
 /// `true` for an ISO 8601 UTC timestamp as NCMB expects: `YYYY-MM-DDTHH:MM:SS`, an

@@ -89,8 +89,13 @@ enum JSONOutput {
 
 /// Human-readable lines.
 enum HumanOutput {
-  /// `alice@example.com (id 1a2b…, providers: password)`.
+  /// `alice@example.com (id 1a2b…, providers: password)`, made terminal-safe
+  /// (``TerminalText/safe(_:keepingNewlines:)``): every field comes from the server.
   static func describe(_ user: User) -> String {
+    TerminalText.safe(unescapedDescription(user))
+  }
+
+  private static func unescapedDescription(_ user: User) -> String {
     let name =
       user.email ?? user.username ?? user.phoneNumber
       ?? (user.isAnonymous ? "anonymous user" : user.id)
@@ -103,11 +108,12 @@ enum HumanOutput {
   }
 
   /// The stderr lines for a failed operation: the portable code, the backend's code, the
-  /// message and, when one applies, a hint.
+  /// message and, when one applies, a hint. The message may quote the server, so it is
+  /// made terminal-safe (``TerminalText/safe(_:keepingNewlines:)``).
   static func errorLines(_ error: UserBackendError, backend: String?, hint withHint: Bool = true)
     -> [String]
   {
-    var lines = ["baas: error: \(error.description)"]
+    var lines = ["baas: error: \(TerminalText.safe(error.description))"]
     if withHint, let hint = hint(for: error, backend: backend) { lines.append("hint: \(hint)") }
     return lines
   }

@@ -9,12 +9,19 @@ import Foundation
 /// Where the password comes from. It is never an argument value (arguments show up in
 /// `ps` and shell history):
 /// 1. `--password-stdin`: the first line of standard input (the line terminator removed,
-///    nothing else trimmed; read without echo when standard input is a terminal);
+///    nothing else trimmed; read without echo when standard input is a terminal), at most
+///    ``maximumLineBytes`` bytes: a longer line (`< /dev/zero`) is refused, not read on;
 /// 2. the `BAAS_PASSWORD` environment variable;
 /// 3. a prompt without echo when standard input is a terminal.
 enum PasswordInput {
+  /// The longest first line read from standard input, in bytes: room for a password of
+  /// `CredentialValidation.maximumPasswordLength` characters of up to 4 UTF-8 bytes each,
+  /// plus a CR LF.
+  static let maximumLineBytes = 4 * 4096 + 2
+
   /// Reads the password.
-  /// - Throws: ``UsageError`` when no source is available or standard input is empty.
+  /// - Throws: ``UsageError`` when no source is available, standard input is empty, or its
+  ///   first line is longer than ``maximumLineBytes`` bytes or not UTF-8.
   static func read(fromStandardInput: Bool, environment: [String: String], command: String)
     throws -> String
   {
@@ -22,16 +29,26 @@ enum PasswordInput {
       // On a terminal, read the line without echo rather than show what is typed.
       let input =
         Console.standardInputIsTerminal
-        ? promptWithoutEcho("Password: ") : readLine(strippingNewline: true)
-      guard let line = input else {
-        throw UsageError("--password-stdin: standard input is empty", command: command)
+        ? promptWithoutEcho("Password: ") : boundedLine()
+      let line: String
+      switch input {
+      case .line(let text): line = text
+      case .empty: throw UsageError("--password-stdin: standard input is empty", command: command)
+      case .tooLong:
+        throw UsageError(
+          "--password-stdin: the first line of standard input is longer than "
+            + "\(maximumLineBytes) bytes", command: command)
+      case .notText:
+        throw UsageError(
+          "--password-stdin: the first line of standard input is not UTF-8 text",
+          command: command)
       }
       return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
     if let password = environment["BAAS_PASSWORD"], !password.isEmpty {
       return password
     }
-    if Console.standardInputIsTerminal, let password = promptWithoutEcho("Password: ") {
+    if Console.standardInputIsTerminal, case .line(let password) = promptWithoutEcho("Password: ") {
       return password
     }
     throw UsageError(
@@ -44,7 +61,7 @@ enum PasswordInput {
   /// prompt appears, so nothing typed after the prompt is ever shown, and nothing typed
   /// ahead is discarded (`TCSANOW`). SIGINT (Ctrl-C), SIGTERM and SIGHUP during the prompt
   /// restore the settings before the process dies of the signal (``TerminalRestorer``).
-  private static func promptWithoutEcho(_ prompt: String) -> String? {
+  private static func promptWithoutEcho(_ prompt: String) -> Line {
     var original = termios()
     let haveSettings = tcgetattr(STDIN_FILENO, &original) == 0
     if haveSettings {
@@ -62,7 +79,44 @@ enum PasswordInput {
       }
     }
     FileHandle.standardError.write(Data(prompt.utf8))
-    return readLine(strippingNewline: true)
+    return boundedLine()
+  }
+
+  /// What ``boundedLine(from:limit:)`` read.
+  enum Line: Equatable {
+    /// The line without its `"\n"`.
+    case line(String)
+    /// End of input before any byte.
+    case empty
+    /// More than the limit before a `"\n"`; reading stopped there.
+    case tooLong
+    /// The bytes are not UTF-8.
+    case notText
+  }
+
+  /// Reads one line from `descriptor` a byte at a time (nothing past the line is
+  /// consumed), stopping after `limit` bytes without a newline.
+  static func boundedLine(from descriptor: Int32 = STDIN_FILENO, limit: Int = maximumLineBytes)
+    -> Line
+  {
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      #if canImport(Glibc)
+        let count = Glibc.read(descriptor, &byte, 1)
+      #else
+        let count = Darwin.read(descriptor, &byte, 1)
+      #endif
+      if count < 0, errno == EINTR { continue }
+      if count <= 0 { break }
+      if byte == UInt8(ascii: "\n") {
+        return String(validating: bytes, as: UTF8.self).map(Line.line) ?? .notText
+      }
+      guard bytes.count < limit else { return .tooLong }
+      bytes.append(byte)
+    }
+    if bytes.isEmpty { return .empty }
+    return String(validating: bytes, as: UTF8.self).map(Line.line) ?? .notText
   }
 }
 

@@ -54,8 +54,8 @@ enum PhoneCommands {
               "verification": ["id": verificationID, "phoneNumber": phoneNumber]
             ]))
         } else {
-          Console.out("Verification code sent to \(phoneNumber).")
-          Console.out("verification ID: \(verificationID)")
+          Console.out(TerminalText.safe("Verification code sent to \(phoneNumber)."))
+          Console.out(TerminalText.safe("verification ID: \(verificationID)"))
           Console.out("Next: baas phone verify --code CODE")
         }
         return .success

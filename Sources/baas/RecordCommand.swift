@@ -98,9 +98,9 @@ enum RecordingCommands {
       if case .passed = result.outcome {
         line += " -> \(cassetteURL(result.contract).path)"
       }
-      Console.error(line)
+      Console.error(TerminalText.safe(line))
     }
-    Console.out(report.render(.text))
+    Console.out(TerminalText.safe(report.render(.text), keepingNewlines: true))
     return report.failedCount == 0 ? .success : .failure
   }
 }

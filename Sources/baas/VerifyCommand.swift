@@ -67,10 +67,14 @@ enum VerifyCommand {
     let runner = ContractRunner(contracts: loaded, harnesses: harnesses)
     var progress: (@Sendable (ContractResult) -> Void)?
     if Console.standardErrorIsTerminal {
-      progress = { result in Console.error(progressLine(result)) }
+      progress = { result in Console.error(TerminalText.safe(progressLine(result))) }
     }
     let report = await runner.run(progress: progress)
-    Console.out(report.render(format))
+    let rendered = report.render(format)
+    // Text and Markdown quote servers' messages for people; JSON and JUnit escape them.
+    Console.out(
+      format == .text || format == .markdown
+        ? TerminalText.safe(rendered, keepingNewlines: true) : rendered)
     return report.failedCount == 0 ? .success : .failure
   }
 

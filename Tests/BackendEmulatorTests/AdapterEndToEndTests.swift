@@ -191,7 +191,9 @@ struct AdapterEndToEndTests {
 
       let idToken = testIDPToken(sub: "apple-ncmb", nonce: nil)
       let apple = try await backend.signIn(
-        with: IdentityProviderCredential(provider: "apple.com", idToken: idToken, rawNonce: nil))
+        with: IdentityProviderCredential(
+          provider: "apple.com", idToken: idToken, rawNonce: nil,
+          authorizationCode: "c1.0.apple-authorization-code"))
       #expect(apple.isNewUser)
       try await backend.deleteAccount()
       #expect(try await backend.currentUser() == nil)

@@ -10,7 +10,8 @@ import Synchronization
 /// A minimal HTTP/1.1 listener on 127.0.0.1 with an ephemeral port, for tests only.
 ///
 /// Requests to a path starting with `/hang` are accepted and never answered (until
-/// `stop()`); `/status/N` gets status N; any other request gets status 201 and a JSON echo
+/// `stop()`); `/status/N` gets status N; `/redirect/N/PORT` gets status N with
+/// `Location: http://127.0.0.1:PORT/landed`; any other request gets status 201 and a JSON echo
 /// `{"method","path","query","headers":[[name,value]...],"body"}` with `Connection: close`
 /// and a `Set-Cookie` field (to check that the transport never sends cookies back).
 final class LoopbackServer: Sendable {
@@ -123,10 +124,19 @@ final class LoopbackServer: Sendable {
       "body": String(decoding: buffer[end...], as: UTF8.self),
     ]
     let body = (try? JSONSerialization.data(withJSONObject: echo, options: [.sortedKeys])) ?? Data()
-    let status =
+    var status =
       pathAndQuery[0].hasPrefix("/status/") ? String(pathAndQuery[0].dropFirst(8)) : "201"
+    var location = ""
+    if pathAndQuery[0].hasPrefix("/redirect/") {
+      let parts = pathAndQuery[0].split(separator: "/").map(String.init)
+      if parts.count >= 3 {
+        status = parts[1]
+        location = "Location: http://127.0.0.1:\(parts[2])/landed\r\n"
+      }
+    }
     let response =
       "HTTP/1.1 \(status) Status\r\nContent-Type: application/json\r\nX-Echo: yes\r\n"
+      + location
       + "Set-Cookie: sid=abc123; Path=/\r\n"
       + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
     let bytes = Array(response.utf8) + Array(body)

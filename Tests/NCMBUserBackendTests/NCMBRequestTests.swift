@@ -106,11 +106,14 @@ let endpointCases: [EndpointCase] = [
     call: {
       _ = try await $0.signIn(
         with: IdentityProviderCredential(
-          provider: "apple.com", idToken: appleIDToken, rawNonce: "raw-nonce"))
+          provider: "apple.com", idToken: appleIDToken, rawNonce: "raw-nonce",
+          authorizationCode: "c0ffee.0.mrtq.AUTHCODE"))
     },
     method: "POST", url: "https://mbaas.api.nifcloud.com/2013-09-01/users",
     path: "/2013-09-01/users",
-    body: #"{"authData":{"apple":{"access_token":"\#(appleIDToken)","client_id":"com.example.app","#
+    // access_token is Apple's authorization code (the service redeems it), not the ID token.
+    body:
+      #"{"authData":{"apple":{"access_token":"c0ffee.0.mrtq.AUTHCODE","client_id":"com.example.app","#
       + #""id":"001234.abcd"}}}"#),
 ]
 

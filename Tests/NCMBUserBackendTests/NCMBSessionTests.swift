@@ -169,7 +169,8 @@ struct NCMBSessionTests {
       _ = try await backend.signIn(
         with: IdentityProviderCredential(
           provider: "apple.com",
-          idToken: JSONWebToken.unsigned(claims: ["sub": "s", "nonce": "abc"]), rawNonce: "raw"))
+          idToken: JSONWebToken.unsigned(claims: ["sub": "s", "nonce": "abc"]), rawNonce: "raw",
+          authorizationCode: "code"))
     }
     #expect(wrongNonce.code == .invalidCredentials)
     await #expect(throws: UserBackendError.self) {
@@ -192,7 +193,8 @@ struct NCMBSessionTests {
       transport, configuration: Fixture.configuration(appleClientID: "com.example.override"))
     let token = JSONWebToken.unsigned(claims: ["sub": "001234.abcd", "aud": "com.example.app"])
     let session = try await backend.signIn(
-      with: IdentityProviderCredential(provider: "apple.com", idToken: token, rawNonce: nil))
+      with: IdentityProviderCredential(
+        provider: "apple.com", idToken: token, rawNonce: nil, authorizationCode: "code-1"))
     #expect(session.isNewUser == (status == 201))
     #expect(session.user.providers == ["apple.com"])
     #expect(!session.user.isAnonymous)

@@ -42,7 +42,9 @@ extension FirebaseAuthHandler {
     ]) { $1 }
   }
 
-  /// `accounts:signInWithIdp` with `postBody` `id_token=…&providerId=…&nonce=…`.
+  /// `accounts:signInWithIdp` with `postBody` `id_token=…&providerId=…&nonce=…` and
+  /// optionally Apple's `user={"name":{"firstName","lastName"}}`, whose name becomes the
+  /// new account's display name when the token has no `name` claim.
   ///
   /// The ID token may be unsigned (any signature is ignored, as by the Auth Emulator);
   /// it needs a `sub`, must not be past its `exp` by the store clock, and when either
@@ -89,7 +91,9 @@ extension FirebaseAuthHandler {
       create: {
         try store.createUser(
           NewUser(
-            email: email, displayName: claims.string("name"), provider: providerID,
+            email: email,
+            displayName: claims.string("name") ?? Self.appleUserName(form.string("user")),
+            provider: providerID,
             providerSubject: subject))
       })
     guard !user.disabled else { throw .userDisabled }
@@ -189,5 +193,16 @@ extension FirebaseAuthHandler {
       return claims
     }
     throw FirebaseError("INVALID_IDP_RESPONSE", "the id_token is not a JWT or JSON object")
+  }
+
+  /// "firstName lastName" from Apple's `user` JSON (`{"name":{"firstName","lastName"}}`),
+  /// or `nil` when absent or unreadable.
+  static func appleUserName(_ json: String?) -> String? {
+    guard let json, let user = WireObject.parse(Data(json.utf8)),
+      let name = user.object("name")
+    else { return nil }
+    let parts = [name.string("firstName"), name.string("lastName")].compactMap { $0 }
+      .filter { !$0.isEmpty }
+    return parts.isEmpty ? nil : parts.joined(separator: " ")
   }
 }

@@ -16,7 +16,8 @@ import NCMBSigning
 /// `X-NCMB-Signature`; the signature (v2) is verified with
 /// ``NCMBUserBackend/NCMBSignature`` over the raw path and raw query as received, with or
 /// without a trailing slash, signed for the request's host (without port) or
-/// `mbaas.api.nifcloud.com`. Errors: missing headers or an unreadable timestamp → 401
+/// `mbaas.api.nifcloud.com`; a signed path or query with a percent-escape that is not
+/// upper-case hex (`%7b`) is refused as the service refuses it. Errors: missing headers or an unreadable timestamp → 401
 /// `E401001`; another application key → 404 `E404005`; wrong signature → 403 `E403002`;
 /// invalid or logged-out session token → 401 `E401001`; duplicates → 409 `E409001`;
 /// wrong user name or password → 401 `E401002`.
@@ -120,6 +121,7 @@ public struct NCMBHandler: Sendable {
         switch error {
         case .missingHeader: throw .headerIncorrect
         case .unknownApplicationKey: throw .noApplication
+        case .nonCanonicalEncoding: throw .badSignature
         case .signatureMismatch where index == hosts.count - 1: throw .badSignature
         case .signatureMismatch: continue
         }

@@ -128,13 +128,15 @@ extension NCMBHandler {
     return WireResponse.json(201, ["createDate": Self.dateText(store.clock.now())])
   }
 
-  /// The account whose NCMB `userName` is `userName`: the account with that user name, or
-  /// else a password account created through the Firebase API (an email, no user name)
-  /// whose email is `userName` (see ``BackendEmulator`` "One account table").
+  /// The account whose NCMB `userName` is `userName`, compared case-sensitively as the
+  /// service compares it: the account with exactly that user name, or else a password
+  /// account created through the Firebase API (an email, no user name) whose stored
+  /// (canonical, lower-case) email is exactly `userName` (see ``BackendEmulator`` "One
+  /// account table"). `Alice@Example.com` is not the user name of `alice@example.com`.
   func account(userName: String) throws(NCMBError) -> UserRecord? {
     if let user = try ncmbStore({ try store.user(username: userName) }) { return user }
     guard let user = try ncmbStore({ try store.user(email: userName) }),
-      Self.emailIsUserName(user)
+      Self.emailIsUserName(user), user.email == userName.trimmingSpaces()
     else { return nil }
     return user
   }

@@ -2,7 +2,10 @@ import BackendHTTP
 import Foundation
 
 /// `POST accounts:signInWithIdp` with an OpenID ID token and the raw nonce (Sign in with
-/// Apple): `postBody` is `id_token=…&providerId=apple.com&nonce=RAW`, `requestUri` is
+/// Apple): `postBody` is `id_token=…&providerId=apple.com&nonce=RAW`, plus, when Apple
+/// gave the user's full name, `user={"name":{"firstName":…,"lastName":…}}` (the shape of
+/// Apple's own `user` parameter, which the official iOS SDK forwards so Firebase stores
+/// the display name); `requestUri` is
 /// `http://localhost`, and both `returnSecureToken` and `returnIdpCredential` are `true`
 /// (docs/wire/firebase-auth.md §4).
 struct SignInWithIdpRequest: FirebaseEndpoint, Encodable, Hashable {
@@ -18,10 +21,20 @@ struct SignInWithIdpRequest: FirebaseEndpoint, Encodable, Hashable {
   /// Always `true`.
   var returnSecureToken = true
 
-  /// A request for `provider` with its ID token and optional raw nonce.
-  init(provider: String, idToken: String, rawNonce: String?) {
+  /// A request for `provider` with its ID token, optional raw nonce and optional full name.
+  init(provider: String, idToken: String, rawNonce: String?, fullName: PersonNameComponents? = nil)
+  {
     var pairs = [("id_token", idToken), ("providerId", provider)]
     if let rawNonce { pairs.append(("nonce", rawNonce)) }
+    var name: [String: String] = [:]
+    name["firstName"] = fullName?.givenName.flatMap { $0.isEmpty ? nil : $0 }
+    name["lastName"] = fullName?.familyName.flatMap { $0.isEmpty ? nil : $0 }
+    if !name.isEmpty,
+      let user = try? JSONSerialization.data(
+        withJSONObject: ["name": name], options: [.sortedKeys])
+    {
+      pairs.append(("user", String(decoding: user, as: UTF8.self)))
+    }
     postBody = FormURLEncoding.encode(pairs)
   }
 }

@@ -1,0 +1,62 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+/// One `login` request: which field identifies the account (`userName` or
+/// `mailAddress`) and its value.
+struct NCMBLoginAttempt: Sendable, Hashable {
+  /// The wire field, `"userName"` or `"mailAddress"`.
+  var field: String
+  /// The value sent in it.
+  var value: String
+}
+
+extension NCMBUserBackend {
+  /// The `login` requests for an identifier, in order (see ``signIn(_:)``): the
+  /// canonical `userName`; for an email, the typed `userName` when it differs, then the
+  /// typed `mailAddress`.
+  static func loginAttempts(
+    typed: PasswordCredential.Identifier, canonical: PasswordCredential.Identifier
+  ) -> [NCMBLoginAttempt] {
+    switch (typed, canonical) {
+    case (.email(let raw), .email(let email)):
+      let asTyped = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        .precomposedStringWithCanonicalMapping
+      var attempts = [NCMBLoginAttempt(field: "userName", value: email)]
+      if asTyped != email { attempts.append(NCMBLoginAttempt(field: "userName", value: asTyped)) }
+      attempts.append(NCMBLoginAttempt(field: "mailAddress", value: asTyped))
+      return attempts
+    case (_, .email(let email)):
+      return [NCMBLoginAttempt(field: "userName", value: email)]
+    case (_, .username(let name)):
+      return [NCMBLoginAttempt(field: "userName", value: name)]
+    }
+  }
+
+  /// Sends one `login` request (JSON `POST`, or `GET` with a query under
+  /// ``NCMBConfiguration/legacyGETLogin``) and stores the session.
+  func logIn(
+    _ attempt: NCMBLoginAttempt, password: String, sentUserName: String,
+    sentMailAddress: String?
+  ) async throws -> AuthSession {
+    let endpoint: NCMBEndpoint
+    if configuration.legacyGETLogin {
+      endpoint = NCMBEndpoint(
+        method: .get, pathSegments: ["login"],
+        query: [
+          URLQueryItem(name: attempt.field, value: attempt.value),
+          URLQueryItem(name: "password", value: password),
+        ], name: "login")
+    } else {
+      let body = try NCMBClient.json([attempt.field: attempt.value, "password": password])
+      endpoint = NCMBEndpoint(method: .post, pathSegments: ["login"], body: body, name: "login")
+    }
+    let answer = try await perform(endpoint, sessionToken: nil)
+    let response = try NCMBClient.decode(NCMBUserResponse.self, from: answer, endpoint: "login")
+    let user = NCMBUserMapping.user(
+      from: response, hasPasswordIdentity: true,
+      sentUserName: attempt.field == "userName" ? attempt.value : sentUserName,
+      sentMailAddress: sentMailAddress)
+    return try await establish(response, user: user, isNewUser: false, endpoint: "login")
+  }
+}

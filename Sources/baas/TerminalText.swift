@@ -1,0 +1,37 @@
+/// Text for people's terminals: server-supplied strings (error messages, emails, user
+/// names, IDs) and file contents must not be able to drive the terminal.
+///
+/// Every control character (C0 such as ESC `U+001B` and BEL, DEL, and C1 such as CSI
+/// `U+009B` and OSC `U+009D`), every bidirectional formatting character (`U+061C`,
+/// `U+200E`, `U+200F`, `U+202A`–`U+202E`, `U+2066`–`U+2069`) and the line and paragraph
+/// separators (`U+2028`, `U+2029`) are replaced by a visible escape such as `\u{1B}`.
+/// A backslash stays as it is. JSON output needs none of this: its encoder escapes
+/// control characters itself.
+enum TerminalText {
+  /// `text` with the characters above escaped; `"\n"` is kept only when
+  /// `keepingNewlines` (multi-line reports whose line structure is ours), tab always.
+  static func safe(_ text: String, keepingNewlines: Bool = false) -> String {
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if scalar == "\t" || (keepingNewlines && scalar == "\n") || !needsEscape(scalar) {
+        result.append(scalar)
+      } else {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result.append(
+          contentsOf: "\\u{\(String(repeating: "0", count: max(0, 2 - hex.count)) + hex)}"
+            .unicodeScalars)
+      }
+    }
+    return String(result)
+  }
+
+  /// `true` for a control, bidirectional formatting or line/paragraph separator scalar.
+  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: true
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    case 0x2028, 0x2029: true
+    default: false
+    }
+  }
+}
