@@ -91,11 +91,25 @@ struct ReplayEnvironment: ContractEnvironment {
   /// Every recorded variable, including the `sms:` entries.
   let codes: [String: String]
   let uuids: @Sendable () -> UUID
+  /// The token refresh requests every backend of this run asked the cassette for.
+  let refreshes = RefreshCounter()
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
     try backend.makeAdapter(
-      keys: keys, transport: session.transport, sessionStore: sessionStore,
-      clock: clock ?? ManualClock(session.clock), uuids: uuids)
+      keys: keys,
+      transport: RefreshCountingTransport(wrapped: session.transport, counter: refreshes),
+      sessionStore: sessionStore, clock: clock ?? ManualClock(session.clock), uuids: uuids)
+  }
+
+  /// Refresh requests counted on the wire so far.
+  func tokenRefreshRequests() async -> Int? { refreshes.value }
+
+  /// The JWT `sub` of a Firebase ID token; for an NCMB session token, the `objectId` the
+  /// recorded response handed it out with.
+  /// - Throws: the cassette's read error.
+  func tokenSubject(_ token: String) async throws -> String? {
+    if let subject = try? JSONWebToken(parsing: token).stringClaim("sub") { return subject }
+    return try CassetteTokenSubjects.subject(of: token, inCassette: session.cassetteURL)
   }
 
   /// The code recorded for `verificationID` (the alias the replayed response handed out).
