@@ -13,7 +13,9 @@ enum VerifyCommand {
     help: """
       Runs every contract in the contracts directory on each harness and prints a report
       on standard output; on a terminal, one progress line per contract goes to standard
-      error. Exit status 0 iff no contract failed (skipped ones do not count).
+      error. Exit status 0 iff no contract failed and every skip agrees with the pinned
+      skip matrix (skips.json in the contracts directory): a skip it does not list, or a
+      listed contract that passes, fails the run with a line on standard error.
 
       options:
         --backends LIST    comma-separated harnesses, each run once (default: \
@@ -69,7 +71,15 @@ enum VerifyCommand {
     }
     let report = await runner.run(progress: progress)
     Console.out(report.render(format))
-    return report.failedCount == 0 ? .success : .failure
+    let violations: [String]
+    do {
+      violations = try SkipMatrix.load(contractsDirectory: contractsDirectory).violations(report)
+    } catch {
+      Console.error("baas verify: \(error)")
+      return .failure
+    }
+    for violation in violations { Console.error("baas verify: skip matrix: " + violation) }
+    return report.failedCount == 0 && violations.isEmpty ? .success : .failure
   }
 
   /// One progress line for a finished contract.
