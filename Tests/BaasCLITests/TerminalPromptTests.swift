@@ -24,7 +24,7 @@ func readTerminal(_ descriptor: Int32, seconds: Double, until marker: String? = 
   return String(decoding: collected, as: UTF8.self)
 }
 
-@Suite("baas prompts for the password on a terminal")
+@Suite("baas prompts for the password on a terminal", .timeLimit(.minutes(10)))
 struct TerminalPromptTests {
   @Test("on a terminal the password is read with echo off and never shown")
   func promptWithoutEcho() async throws {

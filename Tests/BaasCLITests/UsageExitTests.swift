@@ -9,7 +9,7 @@ func summaryCounts(_ report: String) -> [Int]? {
   return numbers.count >= 3 ? Array(numbers.suffix(3)) : nil
 }
 
-@Suite("baas usage errors: exit 2, one clear line, JSON with --json")
+@Suite("baas usage errors: exit 2, one clear line, JSON with --json", .timeLimit(.minutes(10)))
 struct UsageExitTests {
   @Test("verify and record with a missing contracts directory exit 2 naming it")
   func missingContracts() async throws {

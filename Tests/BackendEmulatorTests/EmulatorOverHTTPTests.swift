@@ -27,7 +27,7 @@ func send(_ request: HTTPRequest, port: Int) async throws -> RawResponse {
   }
 }
 
-@Suite("BackendEmulator over HTTP")
+@Suite("BackendEmulator over HTTP", .timeLimit(.minutes(2)))
 struct EmulatorOverHTTPTests {
   @Test("50 concurrent Firebase sign-ups of one email: one 200, 49 EMAIL_EXISTS, one row")
   func concurrentFirebaseSignUps() async throws {

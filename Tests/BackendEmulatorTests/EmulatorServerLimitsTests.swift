@@ -3,7 +3,7 @@ import BackendHTTP
 import Foundation
 import Testing
 
-@Suite("EmulatorServer: limits and bad input")
+@Suite("EmulatorServer: limits and bad input", .timeLimit(.minutes(2)))
 struct EmulatorServerLimitsTests {
   @Test(
     "malformed requests get 400 and the server keeps serving",

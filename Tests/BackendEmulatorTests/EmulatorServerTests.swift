@@ -3,7 +3,7 @@ import BackendHTTP
 import Foundation
 import Testing
 
-@Suite("EmulatorServer: requests and connections")
+@Suite("EmulatorServer: requests and connections", .timeLimit(.minutes(2)))
 struct EmulatorServerTests {
   @Test("the raw path and query reach the handler exactly as sent")
   func rawTargetIsPreserved() async throws {

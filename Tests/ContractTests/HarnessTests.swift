@@ -18,7 +18,7 @@ func loadContract(_ name: String) throws -> Contract {
   try ContractLoader.load(file: ContractSuite.directory.appendingPathComponent(name + ".json"))
 }
 
-@Suite struct RecordingTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordingTests {
   /// Re-recording every contract against the in-process emulator writes exactly the
   /// committed cassettes: recording is deterministic and `Recordings/` is up to date.
   @Test(arguments: WireBackend.allCases)
@@ -57,7 +57,7 @@ func loadContract(_ name: String) throws -> Contract {
   }
 }
 
-@Suite struct ReplayHarnessTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayHarnessTests {
   @Test func anApplicableContractWithoutACassetteFailsNamingTheFile() async throws {
     let empty = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: empty) }
@@ -120,7 +120,7 @@ func loadContract(_ name: String) throws -> Contract {
   }
 }
 
-@Suite struct ContractHarnessesTests {
+@Suite(.timeLimit(.minutes(10))) struct ContractHarnessesTests {
   @Test func withoutCredentialsTheDefaultsAreTheFiveOfflineHarnesses() {
     let options = ContractHarnesses.Options(environment: ["HOME": "/tmp"])
     #expect(
@@ -170,7 +170,7 @@ func loadContract(_ name: String) throws -> Contract {
   }
 }
 
-@Suite struct ReplaySignatureTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplaySignatureTests {
   /// The replay harness recomputes each NCMB request signature with the replay client key:
   /// an adapter signing with another key is refused before any entry is used.
   @Test func anNCMBRequestSignedWithAnotherClientKeyIsRefused() async throws {
