@@ -16,7 +16,8 @@ enum VerifyCommand {
       error. Exit status 0 iff no contract failed and every skip agrees with the pinned
       skip matrix (skips.json in the contracts directory): a skip it does not list, or a
       listed contract that passes, fails the run with a line on standard error. The
-      published NCMB signature vectors in RECORDINGS/documentation/ are checked too.
+      published NCMB signature vectors and the cassettes written from the services'
+      documentation (RECORDINGS/documentation/) are checked too, one line each.
 
       options:
         --backends LIST    comma-separated harnesses, each run once (default: \
@@ -80,7 +81,16 @@ enum VerifyCommand {
       return .failure
     }
     for violation in violations { Console.error("baas verify: skip matrix: " + violation) }
-    let documented = checkDocumentation(recordings: recordings, format: format)
+    var documented = checkDocumentation(recordings: recordings, format: format)
+    if ProjectDirectories.isDirectory(recordings) {
+      for result in await DocumentationCassettes.run(
+        contractsDirectory: contractsDirectory, recordings: recordings)
+      {
+        let line = progressLine(result)
+        if format == .text { Console.out(line) } else { Console.error(line) }
+        if case .failed = result.outcome { documented = false }
+      }
+    }
     return report.failedCount == 0 && violations.isEmpty && documented ? .success : .failure
   }
 
