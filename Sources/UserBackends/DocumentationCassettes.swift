@@ -39,28 +39,19 @@ public enum DocumentationCassettes {
     ReplayHarness(backend: backend, recordings: directory(recordings: recordings), keys: keys)
   }
 
-  /// Replays every documentation cassette; one result per (backend, contract), the harness
-  /// named `<backend>-documentation`. A cassette whose contract is missing fails.
-  public static func run(contractsDirectory: URL, recordings: URL) async -> [ContractResult] {
+  /// Replays the documentation cassettes of `contracts` (those without one are not run);
+  /// one result per (backend, contract), the harness named `<backend>-documentation`.
+  public static func run(contracts: [Contract], recordings: URL) async -> [ContractResult] {
     var results: [ContractResult] = []
     for backend in WireBackend.allCases {
       let harness = harness(backend: backend, recordings: recordings)
-      for name in contractNames(backend: backend, recordings: recordings) {
-        let label = backend.rawValue + "-documentation"
-        do {
-          let contract = try ContractLoader.load(
-            file: contractsDirectory.appendingPathComponent(name + ".json"))
-          let result = await ContractRunner.run(contract, on: harness)
-          results.append(ContractResult(contract: name, harness: label, outcome: result.outcome))
-        } catch {
-          results.append(
-            ContractResult(
-              contract: name, harness: label,
-              outcome: .failed(
-                ContractFailure(
-                  step: nil, label: nil, operation: "setup", expected: "the contract \(name)",
-                  actual: "\(error)"))))
-        }
+      let documented = Set(contractNames(backend: backend, recordings: recordings))
+      for contract in contracts where documented.contains(contract.name) {
+        let result = await ContractRunner.run(contract, on: harness)
+        results.append(
+          ContractResult(
+            contract: contract.name, harness: backend.rawValue + "-documentation",
+            outcome: result.outcome))
       }
     }
     return results

@@ -83,9 +83,7 @@ enum VerifyCommand {
     for violation in violations { Console.error("baas verify: skip matrix: " + violation) }
     var documented = checkDocumentation(recordings: recordings, format: format)
     if ProjectDirectories.isDirectory(recordings) {
-      for result in await DocumentationCassettes.run(
-        contractsDirectory: contractsDirectory, recordings: recordings)
-      {
+      for result in await DocumentationCassettes.run(contracts: loaded, recordings: recordings) {
         let line = progressLine(result)
         if format == .text { Console.out(line) } else { Console.error(line) }
         if case .failed = result.outcome { documented = false }

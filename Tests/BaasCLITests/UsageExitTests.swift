@@ -32,7 +32,7 @@ struct UsageExitTests {
     defer { baas.cleanUp() }
     let contracts = try FileManager.default.contentsOfDirectory(
       atPath: repositoryRoot.appendingPathComponent("Contracts").path
-    ).filter { $0.hasSuffix(".json") }
+    ).filter { $0.hasSuffix(".json") && $0 != "skips.json" }  // skips.json: the skip matrix
     let result = try await baas.run(
       ["verify", "--backends", "fake,fake"],
       in: repositoryRoot.appendingPathComponent("Sources/baas"), timeout: 300)
