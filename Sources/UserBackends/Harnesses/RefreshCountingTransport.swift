@@ -27,12 +27,23 @@ final class RefreshCounter: Sendable {
 }
 
 /// A transport that notes every request in a ``RefreshCounter`` before sending it on.
+///
+/// A refresh request first gives up the processor for ``overlapTurns`` scheduler turns.
+/// In-process transports answer without a real suspension, so concurrent `idToken()`
+/// callers would otherwise run one after another and never overlap: a backend without
+/// single flight would still send one refresh. Waiting lets the other callers reach the
+/// wire first, as they would over a network, so the count shows a missing single flight.
 struct RefreshCountingTransport: HTTPTransport {
   let wrapped: any HTTPTransport
   let counter: RefreshCounter
+  /// Scheduler turns a refresh request waits before it is sent.
+  static let overlapTurns = 20
 
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     counter.note(request)
+    if RefreshCounter.isRefresh(request) {
+      for _ in 0..<Self.overlapTurns { await Task.yield() }
+    }
     return try await wrapped.send(request)
   }
 }
