@@ -7,7 +7,8 @@ import Testing
 /// size, on both sides of the boundary and for each way a body can arrive, and after each
 /// refusal a new client is served (a limit must never take the server down). A server
 /// without one of the checks (say the Content-Length limit) fails a case here.
-@Suite("EmulatorServer: each limit, and the server keeps serving", .timeLimit(.minutes(2)))
+@Suite(
+  "EmulatorServer: each limit, and the server keeps serving", .serialized, .timeLimit(.minutes(2)))
 struct EmulatorLimitSiblingTests {
   static let small = EmulatorServer.Limits(
     maxHeadBytes: 512, maxBodyBytes: 64, requestTimeout: .milliseconds(300))
