@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 import Testing
 import UserBackendContracts
@@ -191,5 +192,20 @@ func loadContract(_ name: String) throws -> Contract {
     let genuine = try await environment.makeBackend(sessionStore: InMemorySessionStore())
     let session = try await genuine.signUp(.email(email, password: "correct-horse-7"))
     #expect(session.user.email == email)
+  }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct SessionTokenWitnessTests {
+  /// Live and recording environments read an opaque NCMB session token's subject from the
+  /// server's answer that handed it out; other answers teach them nothing.
+  @Test func theServerAnswerNamesTheTokensUser() {
+    let witness = SessionTokenWitness()
+    witness.note(
+      HTTPResponse(
+        status: 201, body: Data(#"{"objectId":"epaKcaYZqsREdSMY","sessionToken":"tok-1"}"#.utf8)))
+    witness.note(HTTPResponse(status: 200, body: Data(#"{"sessionToken":"tok-2"}"#.utf8)))
+    witness.note(HTTPResponse(status: 200, body: Data("not json".utf8)))
+    #expect(witness.subject(of: "tok-1") == "epaKcaYZqsREdSMY")
+    #expect(witness.subject(of: "tok-2") == nil)
   }
 }
