@@ -100,6 +100,7 @@ struct ContractExecution {
     case .concurrent(let input):
       let backend = self.backend
       let context = operationContext
+      let refreshesBefore = await environment.tokenRefreshRequests()
       let results = await withTaskGroup(of: (Int, Result<StepValue, any Error>).self) { group in
         for (number, operation) in input.operations.enumerated() {
           group.addTask {
@@ -116,15 +117,19 @@ struct ContractExecution {
       }
       for case .failure(let skip as ContractSkip) in results { throw skip }
       var counts: [String: Int] = [:]
-      var first: StepValue?
+      var values: [StepValue] = []
       for result in results {
         counts[outcomeName(result), default: 0] += 1
         if case .success(let value) = result {
           secrets.formUnion(value.secrets)
-          if first == nil { first = value }
+          values.append(value)
         }
       }
-      return .outcomes(counts, first: first)
+      var refreshes: Int?
+      if let refreshesBefore, let after = await environment.tokenRefreshRequests() {
+        refreshes = after - refreshesBefore
+      }
+      return .outcomes(counts, values: values, refreshRequests: refreshes)
     case .authStateChanges:
       let collector = EventCollector(backend.authStateChanges)
       subscriptions[label ?? "#\(index)"] = collector
@@ -135,13 +140,20 @@ struct ContractExecution {
         throw StepFailure(expected: "a subscription", actual: "none was started")
       }
       guard case .events(let expected) = contract.steps[index].expectation else { return .none }
-      return .events(await collector.waitFor(count: expected.count, timeout: eventTimeout))
+      return .events(
+        await collector.waitFor(
+          count: expected.count, timeout: eventTimeout, settle: Self.eventSettleTime))
     default:
       let value = try await operationContext.perform(operation, on: backend)
       if case .verificationID(let id) = value { latestVerificationID = id }
       return value
     }
   }
+
+  /// How long `expectEvents` keeps listening after the expected number of events arrived,
+  /// so that an extra event published by the same operation is seen and fails the
+  /// (exact) comparison.
+  static let eventSettleTime: Duration = .milliseconds(50)
 
   private var operationContext: OperationContext {
     OperationContext(
@@ -168,11 +180,15 @@ final class EventCollector: Sendable {
     task.withLock { $0 = handle }
   }
 
-  /// The events so far, after waiting until there are `count` or `timeout` has passed.
-  func waitFor(count: Int, timeout: Duration) async -> [AuthStateChange] {
+  /// The events so far, after waiting until there are `count` or `timeout` has passed,
+  /// and then `settle` more (so that events beyond `count` are seen too).
+  func waitFor(count: Int, timeout: Duration, settle: Duration = .zero) async -> [AuthStateChange] {
     let deadline = ContinuousClock.now + timeout
     while events.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(5))
+    }
+    if settle > .zero, events.withLock({ $0.count }) >= count {
+      try? await Task.sleep(for: settle)
     }
     return events.withLock { $0 }
   }

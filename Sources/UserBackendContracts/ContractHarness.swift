@@ -42,6 +42,28 @@ public protocol ContractEnvironment: Sendable {
   /// interaction was used; record writes the cassette only when `passed`.
   /// - Throws: errors that fail the contract (unused interactions, a refused write).
   func finish(passed: Bool) async throws
+
+  /// The subject (user ID) of a bearer token, so that token expectations check the token
+  /// itself rather than `currentUser()`. Default: the `sub` claim of a JWT, `nil` for a
+  /// token that is not one (an environment with opaque tokens, like NCMB session tokens,
+  /// answers from its user store).
+  /// - Throws: errors reading the environment; they fail the step.
+  func tokenSubject(_ token: String) async throws -> String?
+
+  /// How many token refresh requests the backend has sent on the wire in this run so far,
+  /// or `nil` when the environment cannot see its requests (default). A `concurrent`
+  /// step's `refreshRequests` expectation compares the increase during the step.
+  func tokenRefreshRequests() async -> Int?
+}
+
+extension ContractEnvironment {
+  /// The JWT `sub` claim; `nil` when `token` is not a JWT or has no subject.
+  public func tokenSubject(_ token: String) async throws -> String? {
+    try? JSONWebToken(parsing: token).stringClaim("sub")
+  }
+
+  /// `nil`: requests are not visible.
+  public func tokenRefreshRequests() async -> Int? { nil }
 }
 
 /// Thrown by a harness or environment to skip a contract instead of failing it.

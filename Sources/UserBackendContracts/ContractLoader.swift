@@ -3,7 +3,8 @@ import UserBackendKit
 
 /// Reads contracts from a directory of JSON files.
 public enum ContractLoader {
-  /// Every `*.json` file in `directory` (not recursive), sorted by file name.
+  /// Every `*.json` file in `directory` (not recursive) except the skip matrix
+  /// (``SkipMatrix/fileName``), sorted by file name.
   ///
   /// - Returns: the contracts in file-name order.
   /// - Throws: ``ContractLoadError`` for the first file that cannot be read, is not JSON
@@ -19,7 +20,7 @@ public enum ContractLoader {
     }
     var contracts: [Contract] = []
     var seen: [String: String] = [:]
-    for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
+    for name in names.filter({ $0.hasSuffix(".json") && $0 != SkipMatrix.fileName }).sorted() {
       let url = directory.appendingPathComponent(name)
       let contract = try load(file: url)
       if let other = seen[contract.name] {

@@ -120,7 +120,8 @@ enum ContractValidation {
       default: nil
       }
     if let problem { throw Issue(keyPath: path + ".expect", message: problem) }
-    if case .concurrent(let input) = step.operation, case .outcomes(let counts) = step.expectation,
+    if case .concurrent(let input) = step.operation,
+      case .outcomes(let counts, _) = step.expectation,
       counts.values.reduce(0, +) != input.operations.count
     {
       throw Issue(

@@ -9,7 +9,9 @@ import UserBackendKit
 /// - `{"error": "name", "field": ..., "minimumLength": ...}`: a portable error
 ///   (``ErrorExpectation``).
 /// - `{"token": {...}}`: a non-empty bearer token (``TokenExpectation``).
-/// - `{"outcomes": {"success": 1, "accountAlreadyExists": 19}}`: counts for `concurrent`.
+/// - `{"outcomes": {"success": 1, "accountAlreadyExists": 19}}`: counts for `concurrent`;
+///   with `"refreshRequests": N`, also the number of token refresh requests the environment
+///   saw on the wire during the step (checked where the environment can count them).
 /// - `{"events": [...]}`: the auth state events for `expectEvents`.
 /// - `{"success": true}`: succeeds, same as omitting `expect`.
 public enum Expectation: Sendable, Hashable, Codable {
@@ -23,13 +25,15 @@ public enum Expectation: Sendable, Hashable, Codable {
   case error(ErrorExpectation)
   /// A bearer token.
   case token(TokenExpectation)
-  /// Outcome counts of a `concurrent` step: `"success"` or a portable error name -> count.
-  case outcomes([String: Int])
+  /// Outcome counts of a `concurrent` step: `"success"` or a portable error name -> count;
+  /// `refreshRequests`: how many token refresh requests the step must send (when the
+  /// environment counts them, ``ContractEnvironment/tokenRefreshRequests()``).
+  case outcomes([String: Int], refreshRequests: Int? = nil)
   /// The first events of an auth state subscription, in order.
   case events([EventExpectation])
 
   private enum Keys: String, CodingKey, CaseIterable {
-    case success, user, token, outcomes, events, error, field, minimumLength
+    case success, user, token, outcomes, events, error, field, minimumLength, refreshRequests
     case isNil = "nil"
   }
 
@@ -49,6 +53,9 @@ public enum Expectation: Sendable, Hashable, Codable {
     }
     if kind != .error, container.contains(.field) || container.contains(.minimumLength) {
       throw ContractFormatError.invalid(decoder, nil, "field and minimumLength go with error")
+    }
+    if kind != .outcomes, container.contains(.refreshRequests) {
+      throw ContractFormatError.invalid(decoder, nil, "refreshRequests goes with outcomes")
     }
     switch kind {
     case .success, .isNil:
@@ -70,7 +77,11 @@ public enum Expectation: Sendable, Hashable, Codable {
           throw ContractFormatError.invalid(decoder, "outcomes", "counts must be >= 0")
         }
       }
-      self = .outcomes(counts)
+      let refreshes = try container.decodeIfPresent(Int.self, forKey: .refreshRequests)
+      if let refreshes, refreshes < 0 {
+        throw ContractFormatError.invalid(decoder, "refreshRequests", "must be >= 0")
+      }
+      self = .outcomes(counts, refreshRequests: refreshes)
     default:
       self = .error(try ErrorExpectation(from: decoder))
     }
@@ -85,7 +96,9 @@ public enum Expectation: Sendable, Hashable, Codable {
     case .user(let shape): try container.encode(shape, forKey: .user)
     case .token(let token): try container.encode(token, forKey: .token)
     case .events(let events): try container.encode(events, forKey: .events)
-    case .outcomes(let counts): try container.encode(counts, forKey: .outcomes)
+    case .outcomes(let counts, let refreshes):
+      try container.encode(counts, forKey: .outcomes)
+      try container.encodeIfPresent(refreshes, forKey: .refreshRequests)
     case .error(let error): try error.encode(to: encoder)
     }
   }
@@ -142,7 +155,9 @@ public struct ErrorExpectation: Sendable, Hashable, Codable {
 /// The fields of a user that must match; absent fields are not checked.
 /// Strings may contain `{{variables}}`.
 public struct UserShape: Sendable, Hashable, Codable {
-  /// The email (compared after trimming and lower-casing both sides).
+  /// The email, compared exactly with the user's (after `{{variable}}` substitution): the
+  /// contract states the canonical form literally, so a backend that answers another
+  /// spelling (`" ALICE@EXAMPLE.COM"`) fails; the code under test never judges itself.
   public var email: String?
   /// The user name.
   public var username: String?
@@ -201,6 +216,11 @@ public struct UserShape: Sendable, Hashable, Codable {
 }
 
 /// An expected bearer token (always non-empty). Tokens are compared, never printed.
+///
+/// `sameAs` / `differentFrom` naming a `concurrent` step compare with every token that
+/// step produced (so all of them must be equal for `sameAs`). `sameUserAs` checks the
+/// token's own subject (the JWT `sub`, or what ``ContractEnvironment/tokenSubject(_:)``
+/// answers for an opaque token) as well as the signed-in user.
 public struct TokenExpectation: Sendable, Hashable, Codable {
   /// The label of an earlier step (`idToken`, or `concurrent` for its first success)
   /// whose token must differ from this one.

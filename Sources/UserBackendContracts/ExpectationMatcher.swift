@@ -29,12 +29,23 @@ struct ExpectationMatcher {
       return matchUser(shape, value)
     case (.token(let expected), .success(let value)):
       return matchToken(expected, value)
-    case (.outcomes(let counts), .success(let value)):
-      guard case .outcomes(let actual, _) = value else {
-        return Mismatch(expected: "outcomes " + describeCounts(counts), actual: value.summary)
+    case (.outcomes(let counts, let refreshes), .success(let value)):
+      let wanted = describeExpected(.outcomes(counts, refreshRequests: refreshes))
+      guard case .outcomes(let actual, _, let seen) = value else {
+        return Mismatch(expected: wanted, actual: value.summary)
       }
-      return actual.filter({ $0.value > 0 }) == counts.filter({ $0.value > 0 })
-        ? nil : Mismatch(expected: "outcomes " + describeCounts(counts), actual: value.summary)
+      let observed =
+        value.summary
+        + (refreshes != nil
+          ? seen.map { ", \($0) token refresh request(s) on the wire" } ?? "" : "")
+      if actual.filter({ $0.value > 0 }) != counts.filter({ $0.value > 0 }) {
+        return Mismatch(expected: wanted, actual: observed)
+      }
+      // Only an environment that sees the wire can count; the others are not judged.
+      if let refreshes, let seen, seen != refreshes {
+        return Mismatch(expected: wanted, actual: observed)
+      }
+      return nil
     case (.events(let expected), .success(let value)):
       guard case .events(let events) = value else {
         return Mismatch(expected: "\(expected.count) events", actual: value.summary)
@@ -65,10 +76,9 @@ struct ExpectationMatcher {
       guard let expected, expected != actual else { return }
       problems.append("\(name) \"\(expected)\" but got " + (actual.map { "\"\($0)\"" } ?? "none"))
     }
-    if let email = shape.email {
-      let canonical = CredentialValidation.canonicalEmail
-      if user.email.map(canonical) != canonical(email) { compare("email", email, user.email) }
-    }
+    // Literal comparison: the contract writes the canonical form; canonicalising both
+    // sides with the code under test would accept whatever that code produces.
+    compare("email", shape.email, user.email)
     compare("username", shape.username, user.username)
     compare("phoneNumber", shape.phoneNumber, user.phoneNumber)
     compare("displayName", shape.displayName, user.displayName)
@@ -121,16 +131,48 @@ struct ExpectationMatcher {
 
   private func matchToken(_ expected: TokenExpectation, _ value: StepValue) -> Mismatch? {
     let wanted = describeExpected(.token(expected))
-    guard case .token(let token, let user) = value, !token.isEmpty else {
+    guard case .token(let token, let user, let subject) = value, !token.isEmpty else {
       return Mismatch(expected: wanted, actual: value.summary)
     }
-    if let label = expected.differentFrom, records[label]?.token == token {
-      return Mismatch(expected: wanted, actual: "the same token as step \"\(label)\"")
+    // A concurrent step is compared through every token it produced, not its first.
+    if let label = expected.differentFrom {
+      let others = records[label]?.tokens ?? []
+      if others.isEmpty {
+        return Mismatch(expected: wanted, actual: "step \"\(label)\" produced no token")
+      }
+      if others.contains(token) {
+        return Mismatch(expected: wanted, actual: "the same token as step \"\(label)\"")
+      }
     }
-    if let label = expected.sameAs, records[label]?.token != token {
-      return Mismatch(expected: wanted, actual: "a token different from step \"\(label)\"'s")
+    if let label = expected.sameAs {
+      let others = records[label]?.tokens ?? []
+      if others.isEmpty {
+        return Mismatch(expected: wanted, actual: "step \"\(label)\" produced no token")
+      }
+      let differing = others.filter { $0 != token }.count
+      if differing > 0 {
+        return Mismatch(
+          expected: wanted,
+          actual: others.count == 1
+            ? "a token different from step \"\(label)\"'s"
+            : "a token different from \(differing) of the \(others.count) tokens of step "
+              + "\"\(label)\" (they must all be the same)")
+      }
     }
     if let label = expected.sameUserAs {
+      guard let other = records[label]?.user else {
+        return Mismatch(
+          expected: wanted, actual: "step \"\(label)\" produced no user to compare with")
+      }
+      guard let subject else {
+        return Mismatch(expected: wanted, actual: "a token whose subject cannot be read")
+      }
+      if subject != other.id {
+        return Mismatch(
+          expected: wanted,
+          actual: "a token whose subject is \"\(subject)\", not the user of step \"\(label)\" "
+            + "(id \"\(other.id)\")")
+      }
       guard let user else {
         return Mismatch(expected: wanted, actual: "a token, but currentUser() is nil")
       }
@@ -150,6 +192,13 @@ struct ExpectationMatcher {
       return Mismatch(
         expected: wanted,
         actual: "only \(events.count) event(s) in time: " + describeEvents(events))
+    }
+    // Exact: the list is every event so far, so an extra (duplicated) event fails too.
+    guard events.count == expected.count else {
+      return Mismatch(
+        expected: wanted,
+        actual: "\(events.count) events, \(events.count - expected.count) more than expected: "
+          + describeEvents(events))
     }
     for (index, (want, got)) in zip(expected, events).enumerated() {
       var problems: [String] = []
@@ -180,7 +229,9 @@ struct ExpectationMatcher {
     case .success: return "success"
     case .noUser: return "no user (nil)"
     case .error(let error): return describeExpected(error)
-    case .outcomes(let counts): return "outcomes " + describeCounts(counts)
+    case .outcomes(let counts, let refreshes):
+      return "outcomes " + describeCounts(counts)
+        + (refreshes.map { ", \($0) token refresh request(s) on the wire" } ?? "")
     case .events(let events):
       return "events " + events.map(describeExpected).joined(separator: ", ")
     case .user(let shape): return "user(" + describeShape(shape) + ")"
@@ -188,7 +239,9 @@ struct ExpectationMatcher {
       var parts: [String] = []
       if let label = token.differentFrom { parts.append("different from step \"\(label)\"") }
       if let label = token.sameAs { parts.append("same as step \"\(label)\"") }
-      if let label = token.sameUserAs { parts.append("for the user of step \"\(label)\"") }
+      if let label = token.sameUserAs {
+        parts.append("whose subject is the user of step \"\(label)\"")
+      }
       return "a non-empty token" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", "))
     }
   }

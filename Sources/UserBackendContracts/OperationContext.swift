@@ -23,7 +23,14 @@ struct OperationContext: Sendable {
       return .none
     case .idToken(let force):
       let token = try await backend.idToken(forceRefresh: force)
-      return .token(token, user: try? await backend.currentUser())
+      let subject: String?
+      do {
+        subject = try await environment.tokenSubject(token)
+      } catch {
+        throw ContractExecution.StepFailure(
+          expected: "the environment to read the token's subject", actual: describeError(error))
+      }
+      return .token(token, user: try? await backend.currentUser(), subject: subject)
     case .signInAnonymously: return .session(try await backend.signInAnonymously())
     case .startPhoneVerification(let number):
       return .verificationID(try await backend.startPhoneVerification(phoneNumber: number))

@@ -7,15 +7,18 @@ indirect enum StepValue: Sendable {
   case session(AuthSession)
   /// `currentUser()`'s answer.
   case user(User?)
-  /// A bearer token, and the user signed in when it was read.
-  case token(String, user: User?)
+  /// A bearer token, the user signed in when it was read, and the token's own subject
+  /// (``ContractEnvironment/tokenSubject(_:)``; `nil` when it cannot be read).
+  case token(String, user: User?, subject: String?)
   /// A phone verification ID.
   case verificationID(String)
   /// Nothing (sign-out, restart, password reset, ...).
   case none
-  /// A `concurrent` step: outcome name -> count, and the value of the first operation
-  /// (in listed order) that succeeded; a label on the step refers to that value.
-  case outcomes([String: Int], first: StepValue?)
+  /// A `concurrent` step: outcome name -> count, the values of the operations that
+  /// succeeded (in listed order; a label on the step refers to the first for its user,
+  /// and to all of them for token comparisons), and the token refresh requests the
+  /// environment counted during the step (`nil`: it cannot count them).
+  case outcomes([String: Int], values: [StepValue], refreshRequests: Int?)
   /// An `expectEvents` step: the events observed.
   case events([AuthStateChange])
 
@@ -24,8 +27,8 @@ indirect enum StepValue: Sendable {
     switch self {
     case .session(let session): session.user
     case .user(let user): user
-    case .token(_, let user): user
-    case .outcomes(_, let first): first?.user
+    case .token(_, let user, _): user
+    case .outcomes(_, let values, _): values.first?.user
     case .verificationID, .none, .events: nil
     }
   }
@@ -33,9 +36,18 @@ indirect enum StepValue: Sendable {
   /// The token this value carries, if any.
   var token: String? {
     switch self {
-    case .token(let token, _): token
-    case .outcomes(_, let first): first?.token
+    case .token(let token, _, _): token
+    case .outcomes(_, let values, _): values.first?.token
     default: nil
+    }
+  }
+
+  /// Every token this value carries: one for `idToken`, each success's for `concurrent`.
+  var tokens: [String] {
+    switch self {
+    case .token(let token, _, _): [token]
+    case .outcomes(_, let values, _): values.compactMap(\.token)
+    default: []
     }
   }
 
@@ -43,8 +55,8 @@ indirect enum StepValue: Sendable {
   var secrets: [String] {
     switch self {
     case .session(let session): [session.bearerToken] + (session.refreshToken.map { [$0] } ?? [])
-    case .token(let token, _): [token]
-    case .outcomes(_, let first): first?.secrets ?? []
+    case .token(let token, _, _): [token]
+    case .outcomes(_, let values, _): values.flatMap(\.secrets)
     default: []
     }
   }
@@ -55,11 +67,11 @@ indirect enum StepValue: Sendable {
     case .session(let session):
       "session for " + describe(session.user) + ", isNewUser: \(session.isNewUser)"
     case .user(let user): user.map(describe) ?? "no user (nil)"
-    case .token(let token, _):
+    case .token(let token, _, _):
       token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
     case .verificationID: "a verification ID"
     case .none: "success"
-    case .outcomes(let counts, _): "outcomes " + describeCounts(counts)
+    case .outcomes(let counts, _, _): "outcomes " + describeCounts(counts)
     case .events(let events): "events " + describeEvents(events)
     }
   }

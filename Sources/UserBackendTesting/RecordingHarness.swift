@@ -123,12 +123,22 @@ struct RecordingEnvironment: ContractEnvironment {
   let capabilities: Set<Capability>
   let variables: [String: String]
   let destination: URL
+  /// Which user the server issued each session token to.
+  let witness = SessionTokenWitness()
 
   var clock: ManualClock? { nil }
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
     try UserBackends.make(
-      from: configuration, transport: recorder, sessionStore: sessionStore, clock: backendClock)
+      from: configuration, transport: WitnessingTransport(wrapped: recorder, witness: witness),
+      sessionStore: sessionStore, clock: backendClock)
+  }
+
+  /// The JWT `sub` (Firebase), else the user the server answered with the session token
+  /// (NCMB).
+  func tokenSubject(_ token: String) async throws -> String? {
+    if let subject = try? JSONWebToken(parsing: token).stringClaim("sub") { return subject }
+    return witness.subject(of: token)
   }
 
   /// A live server sends real SMS; the code is not available to the harness.

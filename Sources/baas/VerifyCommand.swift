@@ -14,7 +14,11 @@ enum VerifyCommand {
     help: """
       Runs every contract in the contracts directory on each harness and prints a report
       on standard output; on a terminal, one progress line per contract goes to standard
-      error. Exit status 0 iff no contract failed (skipped ones do not count).
+      error. Exit status 0 iff no contract failed and every skip agrees with the pinned
+      skip matrix (skips.json in the contracts directory): a skip it does not list, or a
+      listed contract that passes, fails the run with a line on standard error. The
+      published NCMB signature vectors and the cassettes written from the services'
+      documentation (RECORDINGS/documentation/) are checked too, one line each.
 
       options:
         --backends LIST    comma-separated harnesses, each run once (default: \
@@ -75,7 +79,46 @@ enum VerifyCommand {
     Console.out(
       format == .text || format == .markdown
         ? TerminalText.safe(rendered, keepingNewlines: true) : rendered)
-    return report.failedCount == 0 ? .success : .failure
+    let violations: [String]
+    do {
+      violations = try SkipMatrix.load(contractsDirectory: contractsDirectory).violations(report)
+    } catch {
+      Console.error("baas verify: \(error)")
+      return .failure
+    }
+    for violation in violations { Console.error("baas verify: skip matrix: " + violation) }
+    var documented = checkDocumentation(recordings: recordings, format: format)
+    if ProjectDirectories.isDirectory(recordings) {
+      for result in await DocumentationCassettes.run(contracts: loaded, recordings: recordings) {
+        let line = progressLine(result)
+        if format == .text { Console.out(line) } else { Console.error(line) }
+        if case .failed = result.outcome { documented = false }
+      }
+    }
+    return report.failedCount == 0 && violations.isEmpty && documented ? .success : .failure
+  }
+
+  /// Checks the published NCMB signature vectors in `<recordings>/documentation/` (when
+  /// the file is there); lists each on standard error (text format: on standard output).
+  /// Returns whether all matched.
+  static func checkDocumentation(recordings: URL, format: ReportFormat) -> Bool {
+    let file = recordings.appendingPathComponent("documentation", isDirectory: true)
+      .appendingPathComponent(DocumentedSignatureVectors.fileName)
+    guard FileManager.default.fileExists(atPath: file.path) else { return true }
+    let results: [(name: String, problem: String?)]
+    do {
+      results = try DocumentedSignatureVectors.load(file: file).check()
+    } catch {
+      Console.error("baas verify: cannot read \(file.path): \(error)")
+      return false
+    }
+    for result in results {
+      let line =
+        (result.problem == nil ? "pass" : "FAIL") + "  documentation  ncmb signature vector \""
+        + result.name + "\"" + (result.problem.map { ": " + $0 } ?? "")
+      if format == .text { Console.out(line) } else { Console.error(line) }
+    }
+    return results.allSatisfy { $0.problem == nil }
   }
 
   /// One progress line for a finished contract.

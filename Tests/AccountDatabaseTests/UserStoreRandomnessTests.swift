@@ -4,7 +4,7 @@ import Testing
 @testable import AccountDatabase
 import UserBackendKit
 
-@Suite struct UserStoreRandomnessTests {
+@Suite(.timeLimit(.minutes(2))) struct UserStoreRandomnessTests {
   /// Two stores with the same seed hand out the same account IDs and SMS codes.
   @Test func aSeededStoreIsReproducible() throws {
     func run(seed: UInt64) throws -> [String] {

@@ -20,7 +20,7 @@ func makeStore(clock: ManualClock = ManualClock(), phoneCodeLifetime: TimeInterv
     passwordHashIterations: 1_000, phoneCodeLifetime: phoneCodeLifetime, clock: clock)
 }
 
-@Suite struct UserStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct UserStoreTests {
   @Test func createdUserIsFoundByEveryKey() throws {
     let clock = ManualClock()
     let store = try makeStore(clock: clock)

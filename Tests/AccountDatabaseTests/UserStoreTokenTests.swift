@@ -4,7 +4,7 @@ import UserBackendKit
 
 @testable import AccountDatabase
 
-@Suite struct UserStoreTokenTests {
+@Suite(.timeLimit(.minutes(2))) struct UserStoreTokenTests {
   @Test func refreshTokensAreOpaqueAndStoredHashed() throws {
     let store = try makeStore()
     let record = try store.createUser(NewUser(email: "a@example.com"))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("baas account commands across processes (fake backend)")
+@Suite("baas account commands across processes (fake backend)", .timeLimit(.minutes(10)))
 struct AccountCommandTests {
   @Test("signup, then whoami in another process shows the user")
   func signUpThenWhoami() async throws {

@@ -3,7 +3,8 @@ import Testing
 
 @testable import BaasBench
 
-@Suite("baas bench: statistics, ratio flags and report rendering (no timing)")
+@Suite(
+  "baas bench: statistics, ratio flags and report rendering (no timing)", .timeLimit(.minutes(10)))
 struct BenchStatisticsTests {
   @Test(
     "percentiles interpolate linearly between closest ranks",

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@Suite("baas phone, anonymous sign-in, password reset and account deletion (fake)")
+@Suite(
+  "baas phone, anonymous sign-in, password reset and account deletion (fake)",
+  .timeLimit(.minutes(10)))
 struct CapabilityCommandTests {
   @Test("phone start, then phone verify in another process signs in with the number")
   func phoneSignIn() async throws {

@@ -83,7 +83,7 @@ struct RunningEmulator {
   }
 }
 
-@Suite("baas against baas emulator (firebase and ncmb), across processes")
+@Suite("baas against baas emulator (firebase and ncmb), across processes", .timeLimit(.minutes(10)))
 struct EmulatorCommandTests {
   @Test("signup, whoami, token, signout, whoami, signin", arguments: ["firebase", "ncmb"])
   func accountSequence(backend: String) async throws {
@@ -217,7 +217,7 @@ struct EmulatorCommandTests {
   }
 }
 
-@Suite("baas emulator --data keeps users in an owner-only file")
+@Suite("baas emulator --data keeps users in an owner-only file", .timeLimit(.minutes(10)))
 struct EmulatorDataTests {
   @Test(
     "users survive a restart on the same --data file, also after kill -9; the file is 0600",

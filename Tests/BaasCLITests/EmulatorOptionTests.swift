@@ -7,7 +7,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite("baas emulator: --host and --data problems are clear")
+@Suite("baas emulator: --host and --data problems are clear", .timeLimit(.minutes(10)))
 struct EmulatorOptionTests {
   @Test("a non-IPv4 --host is a usage error", arguments: ["::1", "[::1]", "example.com"])
   func nonIPv4Host(host: String) async throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@Suite("baas --help everywhere; the password is never an argument nor printed")
+@Suite(
+  "baas --help everywhere; the password is never an argument nor printed", .timeLimit(.minutes(10)))
 struct HelpAndPasswordTests {
   @Test("baas --help lists the commands and exits 0")
   func topLevelHelp() async throws {

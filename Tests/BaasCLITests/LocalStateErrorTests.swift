@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("baas reports local state problems as configuration errors")
+@Suite("baas reports local state problems as configuration errors", .timeLimit(.minutes(10)))
 struct LocalStateErrorTests {
   @Test("an unwritable session file is misconfigured BAAS_HOME, exit 2, naming the file")
   func unwritableSessionFile() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("baas --json shapes, errors and exit codes")
+@Suite("baas --json shapes, errors and exit codes", .timeLimit(.minutes(10)))
 struct OutputShapeTests {
   @Test(
     "signup --json prints exactly {\"user\":{id,email,username,phoneNumber,isAnonymous,providers}}"

@@ -31,7 +31,7 @@ func readTerminalOffPool(_ descriptor: Int32, seconds: Double, until marker: Str
   await offPool { readTerminal(descriptor, seconds: seconds, until: marker) }
 }
 
-@Suite("baas prompts for the password on a terminal")
+@Suite("baas prompts for the password on a terminal", .timeLimit(.minutes(10)))
 struct TerminalPromptTests {
   @Test("on a terminal the password is read with echo off and never shown")
   func promptWithoutEcho() async throws {

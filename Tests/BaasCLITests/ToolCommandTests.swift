@@ -11,7 +11,7 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent()
 
-@Suite("baas verify, ncmb sign, record and cassette commands")
+@Suite("baas verify, ncmb sign, record and cassette commands", .timeLimit(.minutes(10)))
 struct ToolCommandTests {
   @Test("ncmb sign reproduces the documented signature (docs/wire/ncmb.md §2)")
   func ncmbSignKnownAnswer() async throws {

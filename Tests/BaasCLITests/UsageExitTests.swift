@@ -9,7 +9,7 @@ func summaryCounts(_ report: String) -> [Int]? {
   return numbers.count >= 3 ? Array(numbers.suffix(3)) : nil
 }
 
-@Suite("baas usage errors: exit 2, one clear line, JSON with --json")
+@Suite("baas usage errors: exit 2, one clear line, JSON with --json", .timeLimit(.minutes(10)))
 struct UsageExitTests {
   @Test("verify and record with a missing contracts directory exit 2 naming it")
   func missingContracts() async throws {
@@ -32,7 +32,7 @@ struct UsageExitTests {
     defer { baas.cleanUp() }
     let contracts = try FileManager.default.contentsOfDirectory(
       atPath: repositoryRoot.appendingPathComponent("Contracts").path
-    ).filter { $0.hasSuffix(".json") }
+    ).filter { $0.hasSuffix(".json") && $0 != "skips.json" }  // skips.json: the skip matrix
     let result = try await baas.run(
       ["verify", "--backends", "fake,fake"],
       in: repositoryRoot.appendingPathComponent("Sources/baas"), timeout: 300)

@@ -102,7 +102,7 @@ func runCoreScenario(
   }
 }
 
-@Suite("Adapters against the emulator")
+@Suite("Adapters against the emulator", .timeLimit(.minutes(2)))
 struct AdapterEndToEndTests {
   @Test(
     "FirebaseUserBackend: sign-up, sign-in, whoami, token, sign-out",

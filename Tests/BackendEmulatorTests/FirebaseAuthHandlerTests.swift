@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("FirebaseAuthHandler: accounts and errors")
+@Suite("FirebaseAuthHandler: accounts and errors", .timeLimit(.minutes(2)))
 struct FirebaseAuthHandlerTests {
   let clock = ManualClock()
   let store: UserStore

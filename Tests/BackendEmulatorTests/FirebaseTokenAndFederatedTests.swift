@@ -6,7 +6,9 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("FirebaseAuthHandler: tokens, legacy routes, phone and identity providers")
+@Suite(
+  "FirebaseAuthHandler: tokens, legacy routes, phone and identity providers",
+  .timeLimit(.minutes(2)))
 struct FirebaseTokenAndFederatedTests {
   let clock = ManualClock()
   let store: UserStore

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("Emulator: client-sent ID token claims never trap")
+@Suite("Emulator: client-sent ID token claims never trap", .timeLimit(.minutes(2)))
 struct FirebaseTokenClaimTests {
   let store: UserStore
   let firebase: FirebaseAuthHandler

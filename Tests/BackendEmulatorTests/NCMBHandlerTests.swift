@@ -8,7 +8,7 @@ import NCMBUserBackend
 import Testing
 import UserBackendKit
 
-@Suite("NCMBHandler: signature and user endpoints")
+@Suite("NCMBHandler: signature and user endpoints", .timeLimit(.minutes(2)))
 struct NCMBHandlerTests {
   let store: UserStore
   let handler: NCMBHandler

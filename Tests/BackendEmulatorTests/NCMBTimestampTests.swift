@@ -3,7 +3,7 @@ import Testing
 
 @testable import BackendEmulator
 
-@Suite("NCMBTimestamp")
+@Suite("NCMBTimestamp", .timeLimit(.minutes(2)))
 struct NCMBTimestampTests {
   @Test(
     "ISO 8601 variants parse to the same instant",

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("Emulator: one account table behind the Firebase and NCMB APIs")
+@Suite("Emulator: one account table behind the Firebase and NCMB APIs", .timeLimit(.minutes(2)))
 struct SharedAccountTests {
   let store: UserStore
   let firebase: FirebaseAuthHandler
@@ -86,7 +86,7 @@ struct SharedAccountTests {
   }
 }
 
-@Suite("Emulator: the adapters share accounts through one emulator")
+@Suite("Emulator: the adapters share accounts through one emulator", .timeLimit(.minutes(2)))
 struct SharedAccountAdapterTests {
   @Test("an email signed up through the Firebase adapter signs in through the NCMB adapter")
   func firebaseThenNCMB() async throws {

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("Emulator: wrongly typed input is refused like production")
+@Suite("Emulator: wrongly typed input is refused like production", .timeLimit(.minutes(2)))
 struct WireInputTests {
   let store: UserStore
   let firebase: FirebaseAuthHandler

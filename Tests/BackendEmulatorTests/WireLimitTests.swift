@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("Emulator: oversized input is refused with production-like codes")
+@Suite("Emulator: oversized input is refused with production-like codes", .timeLimit(.minutes(2)))
 struct WireLimitTests {
   let store: UserStore
   let firebase: FirebaseAuthHandler

@@ -1,7 +1,7 @@
 import BackendHTTP
 import Testing
 
-@Suite("FormURLEncoding")
+@Suite("FormURLEncoding", .timeLimit(.minutes(2)))
 struct FormURLEncodingTests {
   @Test(
     "escape leaves only unreserved characters, upper-case hex, space as %20",

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("HTTPFields")
+@Suite("HTTPFields", .timeLimit(.minutes(2)))
 struct HTTPFieldsTests {
   @Test("lookups ignore the case of names")
   func caseInsensitiveLookup() {
@@ -38,7 +38,7 @@ struct HTTPFieldsTests {
   }
 }
 
-@Suite("MiddlewareTransport")
+@Suite("MiddlewareTransport", .timeLimit(.minutes(2)))
 struct MiddlewareTransportTests {
   private struct Tagging: HTTPMiddleware {
     let tag: String

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("Transport errors with a secret-free description keep it")
+@Suite("Transport errors with a secret-free description keep it", .timeLimit(.minutes(2)))
 struct SecretFreeDescriptionTests {
   struct Failing: HTTPTransport {
     let error: any Error & Sendable

@@ -8,7 +8,7 @@ import UserBackendKit
   import FoundationNetworking
 #endif
 
-@Suite("Transport failures become .network without the URL")
+@Suite("Transport failures become .network without the URL", .timeLimit(.minutes(2)))
 struct TransportFailureTests {
   struct Failing: HTTPTransport {
     let error: any Error & Sendable

@@ -6,7 +6,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite("URLSessionTransport")
+@Suite("URLSessionTransport", .timeLimit(.minutes(2)))
 struct URLSessionTransportTests {
   private struct Echo: Decodable {
     var method: String

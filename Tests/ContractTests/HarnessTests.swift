@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 import HTTPReplay
 import Testing
@@ -20,7 +21,7 @@ func loadContract(_ name: String) throws -> Contract {
   try ContractLoader.load(file: ContractSuite.directory.appendingPathComponent(name + ".json"))
 }
 
-@Suite struct RecordingTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordingTests {
   /// Re-recording every contract against the in-process emulator writes exactly the
   /// committed cassettes: recording is deterministic and `Recordings/` is up to date.
   @Test(arguments: WireBackend.allCases)
@@ -59,7 +60,7 @@ func loadContract(_ name: String) throws -> Contract {
   }
 }
 
-@Suite struct ReplayHarnessTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayHarnessTests {
   @Test func anApplicableContractWithoutACassetteFailsNamingTheFile() async throws {
     let empty = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: empty) }
@@ -122,7 +123,7 @@ func loadContract(_ name: String) throws -> Contract {
   }
 }
 
-@Suite struct ContractHarnessesTests {
+@Suite(.timeLimit(.minutes(10))) struct ContractHarnessesTests {
   @Test func withoutCredentialsTheDefaultsAreTheFiveOfflineHarnesses() {
     let options = ContractHarnesses.Options(environment: ["HOME": "/tmp"])
     #expect(
@@ -172,7 +173,7 @@ func loadContract(_ name: String) throws -> Contract {
   }
 }
 
-@Suite struct ReplaySignatureTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplaySignatureTests {
   /// The replay harness recomputes each NCMB request signature with the replay client key:
   /// an adapter signing with another key is refused before any entry is used.
   @Test func anNCMBRequestSignedWithAnotherClientKeyIsRefused() async throws {
@@ -193,5 +194,20 @@ func loadContract(_ name: String) throws -> Contract {
     let genuine = try await environment.makeBackend(sessionStore: InMemorySessionStore())
     let session = try await genuine.signUp(.email(email, password: "correct-horse-7"))
     #expect(session.user.email == email)
+  }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct SessionTokenWitnessTests {
+  /// Live and recording environments read an opaque NCMB session token's subject from the
+  /// server's answer that handed it out; other answers teach them nothing.
+  @Test func theServerAnswerNamesTheTokensUser() {
+    let witness = SessionTokenWitness()
+    witness.note(
+      HTTPResponse(
+        status: 201, body: Data(#"{"objectId":"epaKcaYZqsREdSMY","sessionToken":"tok-1"}"#.utf8)))
+    witness.note(HTTPResponse(status: 200, body: Data(#"{"sessionToken":"tok-2"}"#.utf8)))
+    witness.note(HTTPResponse(status: 200, body: Data("not json".utf8)))
+    #expect(witness.subject(of: "tok-1") == "epaKcaYZqsREdSMY")
+    #expect(witness.subject(of: "tok-2") == nil)
   }
 }

@@ -16,7 +16,7 @@ func providerToken(subject: String?, nonce: String?, email: String? = nil, expir
   return JSONWebToken.unsigned(claims: claims)
 }
 
-@Suite struct FakeUserBackendCapabilityTests {
+@Suite(.timeLimit(.minutes(2))) struct FakeUserBackendCapabilityTests {
   @Test func anonymousSignInCreatesAGuest() async throws {
     let fixture = try Fixture()
     let first = try await fixture.backend.signInAnonymously()

@@ -51,7 +51,7 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
   }
 }
 
-@Suite struct FakeUserBackendTests {
+@Suite(.timeLimit(.minutes(2))) struct FakeUserBackendTests {
   @Test func signUpSignsInANewUser() async throws {
     let fixture = try Fixture()
     let session = try await fixture.backend.signUp(.email(" Ann@Example.com", password: "secret1"))

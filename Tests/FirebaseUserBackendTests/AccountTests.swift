@@ -5,7 +5,7 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-@Suite("Firebase accounts and sessions")
+@Suite("Firebase accounts and sessions", .timeLimit(.minutes(2)))
 struct AccountTests {
   @Test(
     "bad input is refused before any request",

@@ -5,7 +5,7 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-@Suite("Firebase configuration")
+@Suite("Firebase configuration", .timeLimit(.minutes(2)))
 struct ConfigurationTests {
   @Test("an empty API key is refused before any request", arguments: ["", "   "])
   func emptyAPIKey(key: String) throws {

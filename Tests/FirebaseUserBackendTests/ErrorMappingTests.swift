@@ -135,7 +135,7 @@ func sameCase(_ actual: UserBackendError.Code, _ expected: UserBackendError.Code
   }
 }
 
-@Suite("Firebase error mapping")
+@Suite("Firebase error mapping", .timeLimit(.minutes(2)))
 struct ErrorMappingTests {
   private let signInContext = FirebaseErrorContext(
     operation: "accounts:signInWithPassword", capability: .emailPassword)

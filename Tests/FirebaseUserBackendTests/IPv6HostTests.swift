@@ -5,7 +5,7 @@ import UserBackendKit
 @testable import FirebaseUserBackend
 
 #if canImport(FoundationNetworking)
-  @Suite("Firebase: IPv6 literal hosts are refused up front on Linux")
+  @Suite("Firebase: IPv6 literal hosts are refused up front on Linux", .timeLimit(.minutes(2)))
   struct FirebaseIPv6HostTests {
     @Test(
       "an IPv6 literal emulator host or URL override is misconfigured, naming the setting",

@@ -5,7 +5,7 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-@Suite("Firebase phone and identity-provider sign-in")
+@Suite("Firebase phone and identity-provider sign-in", .timeLimit(.minutes(2)))
 struct PhoneAndProviderTests {
   @Test("the pending phone verification survives a restart between start and verify")
   func phoneRestart() async throws {

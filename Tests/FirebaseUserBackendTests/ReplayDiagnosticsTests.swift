@@ -6,7 +6,7 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-@Suite("A cassette mismatch keeps its diagnostics through the adapter")
+@Suite("A cassette mismatch keeps its diagnostics through the adapter", .timeLimit(.minutes(2)))
 struct ReplayDiagnosticsTests {
   @Test("signing in a user the cassette did not record names the differing field")
   func mismatchNamesTheField() async throws {

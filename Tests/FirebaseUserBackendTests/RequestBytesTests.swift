@@ -93,7 +93,7 @@ struct WireCase: Sendable, CustomTestStringConvertible {
   ]
 }
 
-@Suite("Firebase request bytes")
+@Suite("Firebase request bytes", .timeLimit(.minutes(2)))
 struct RequestBytesTests {
   @Test("each endpoint sends the documented request (production)", arguments: WireCase.all)
   func production(_ wire: WireCase) async throws {

@@ -5,7 +5,7 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-@Suite("Firebase: Retry-After from the server never crashes")
+@Suite("Firebase: Retry-After from the server never crashes", .timeLimit(.minutes(2)))
 struct FirebaseRetryAfterTests {
   static let context = FirebaseErrorContext(
     operation: "accounts:signInWithPassword", capability: .emailPassword)

@@ -7,7 +7,7 @@ import UserBackendKit
 
 /// Every error a backend can raise is scanned for the secrets it handled, even when the
 /// server (or the transport) echoes them back.
-@Suite("Firebase secrets never reach error descriptions")
+@Suite("Firebase secrets never reach error descriptions", .timeLimit(.minutes(2)))
 struct SecretLeakTests {
   static let password = "pw-Secret-4242"
   static let refreshToken = "AMf-refresh-SECRET-77"

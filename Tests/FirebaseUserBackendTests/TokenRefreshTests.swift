@@ -6,7 +6,7 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-@Suite("Firebase token refresh")
+@Suite("Firebase token refresh", .timeLimit(.minutes(2)))
 struct TokenRefreshTests {
   @Test("100 concurrent idToken() calls on an expired session send exactly one token request")
   func singleFlight() async throws {

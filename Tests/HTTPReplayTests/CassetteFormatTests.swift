@@ -56,7 +56,7 @@ private func harProblems(_ data: Data) -> [String] {
   return problems
 }
 
-@Suite("Cassette format")
+@Suite("Cassette format", .timeLimit(.minutes(2)))
 struct CassetteFormatTests {
   private func recordedCassette() async throws -> Cassette {
     let recorder = RecordingTransport(

@@ -4,7 +4,7 @@ import HTTPReplay
 import Testing
 import UserBackendKit
 
-@Suite("Leak scan")
+@Suite("Leak scan", .timeLimit(.minutes(2)))
 struct LeakScannerTests {
   static let tricky = "pa$$/wörd+?\"x\\yz"
 

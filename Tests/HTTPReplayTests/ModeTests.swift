@@ -3,7 +3,7 @@ import Foundation
 import HTTPReplay
 import Testing
 
-@Suite("Modes")
+@Suite("Modes", .timeLimit(.minutes(2)))
 struct ModeTests {
   @Test(
     "BAAS_REPLAY_MODE selects the mode; unset or unknown means replay",

@@ -4,7 +4,7 @@ import HTTPReplay
 import Testing
 import UserBackendKit
 
-@Suite("Redaction of server-sent JWT time claims never traps")
+@Suite("Redaction of server-sent JWT time claims never traps", .timeLimit(.minutes(2)))
 struct RedactionNumberTests {
   @Test(
     "a time claim too large for Int is kept as sent; a normal one is shifted",

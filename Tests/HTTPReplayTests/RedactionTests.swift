@@ -4,7 +4,7 @@ import HTTPReplay
 import Testing
 import UserBackendKit
 
-@Suite("Redaction")
+@Suite("Redaction", .timeLimit(.minutes(2)))
 struct RedactionTests {
   @Test("a token from a response gets the same alias in the next request")
   func tokenChain() async throws {

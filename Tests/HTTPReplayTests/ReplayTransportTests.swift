@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import UserBackendKit
 
-@Suite("Replay")
+@Suite("Replay", .timeLimit(.minutes(2)))
 struct ReplayTransportTests {
   private static func get(_ path: String, _ headers: HTTPFields = [:]) -> HTTPRequest {
     HTTPRequest(

@@ -161,7 +161,7 @@ private func errorJSON(_ row: ErrorRow) -> String {
   return #"{"code":"\#(row.code)","error":"\#(message)"}"#
 }
 
-@Suite("NCMB error mapping")
+@Suite("NCMB error mapping", .timeLimit(.minutes(2)))
 struct NCMBErrorTests {
   @Test("every code in the error table maps to its portable case", arguments: errorRows)
   func mapping(_ row: ErrorRow) async throws {

@@ -4,7 +4,7 @@ import Testing
 import UserBackendKit
 
 #if canImport(FoundationNetworking)
-  @Suite("NCMB: IPv6 literal base URLs are refused up front on Linux")
+  @Suite("NCMB: IPv6 literal base URLs are refused up front on Linux", .timeLimit(.minutes(2)))
   struct NCMBIPv6HostTests {
     @Test(
       "a base URL with an IPv6 literal host is misconfigured baseURL",

@@ -117,7 +117,7 @@ let endpointCases: [EndpointCase] = [
       + #""id":"001234.abcd"}}}"#),
 ]
 
-@Suite("NCMB requests on the wire")
+@Suite("NCMB requests on the wire", .timeLimit(.minutes(2)))
 struct NCMBRequestTests {
   @Test("each endpoint sends the exact request", arguments: endpointCases)
   func exactRequest(_ endpoint: EndpointCase) async throws {

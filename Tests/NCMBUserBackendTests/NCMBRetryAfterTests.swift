@@ -4,7 +4,7 @@ import NCMBUserBackend
 import Testing
 import UserBackendKit
 
-@Suite("NCMB: Retry-After from the server never crashes")
+@Suite("NCMB: Retry-After from the server never crashes", .timeLimit(.minutes(2)))
 struct NCMBRetryAfterTests {
   static func signIn(retryAfter: String) async throws -> UserBackendError {
     let transport = StubTransport([

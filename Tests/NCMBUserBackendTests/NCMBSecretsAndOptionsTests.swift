@@ -5,7 +5,7 @@ import NCMBUserBackend
 import Testing
 import UserBackendKit
 
-@Suite("NCMB secrets and options")
+@Suite("NCMB secrets and options", .timeLimit(.minutes(2)))
 struct NCMBSecretsAndOptionsTests {
   static let secrets = [
     Fixture.clientKey, Fixture.applicationKey, Fixture.sessionToken, Fixture.password,

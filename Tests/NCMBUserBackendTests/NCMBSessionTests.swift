@@ -4,7 +4,7 @@ import NCMBUserBackend
 import Testing
 import UserBackendKit
 
-@Suite("NCMB sessions")
+@Suite("NCMB sessions", .timeLimit(.minutes(2)))
 struct NCMBSessionTests {
   @Test("sign-up stores the session; the user maps objectId, userName, mailAddress")
   func signUpStoresSession() async throws {

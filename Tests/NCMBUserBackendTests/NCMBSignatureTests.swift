@@ -82,7 +82,7 @@ let signatureVectors: [SignatureVector] = [
     expected: "HdbNMQsBEm/P/ojx2GpjSPyCTigCvh6Bo/8NZdClaho="),
 ]
 
-@Suite("NCMBSignature")
+@Suite("NCMBSignature", .timeLimit(.minutes(2)))
 struct NCMBSignatureTests {
   @Test("known-answer vectors sign and verify", arguments: signatureVectors)
   func knownAnswer(_ vector: SignatureVector) throws {

@@ -5,7 +5,7 @@ import NCMBUserBackend
 import Testing
 import UserBackendKit
 
-@Suite("NCMBSignature.validate / verify")
+@Suite("NCMBSignature.validate / verify", .timeLimit(.minutes(2)))
 struct NCMBSignatureVerificationTests {
   /// A request signed over `signedURL` / `fqdn`, then received at `receivedURL`.
   func received(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackendContracts
 
-@Suite struct ContractLoaderTests {
+@Suite(.timeLimit(.minutes(2))) struct ContractLoaderTests {
   static let valid = """
     {"name": "ok", "description": "d", "requires": ["emailPassword"],
      "variables": {"email": "email"},

@@ -6,7 +6,7 @@ import UserBackendContracts
   import FoundationXML
 #endif
 
-@Suite struct ContractReportTests {
+@Suite(.timeLimit(.minutes(2))) struct ContractReportTests {
   static let report = ContractReport(
     contracts: ["sign-in", "odd <name> & \"quotes\""],
     harnesses: ["fake", "ncmb-replay"],

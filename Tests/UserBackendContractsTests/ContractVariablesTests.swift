@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackendContracts
 
-@Suite struct ContractVariablesTests {
+@Suite(.timeLimit(.minutes(2))) struct ContractVariablesTests {
   @Test func substitutesWithFilters() throws {
     let values = ["email": "u-ab@example.com"]
     #expect(try ContractVariables.substitute("  {{email|upper}} ", values) == "  U-AB@EXAMPLE.COM ")

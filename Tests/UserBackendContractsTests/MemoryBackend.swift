@@ -12,18 +12,62 @@ final class MemoryServer: Sendable {
     var username: String?
     var password: String
   }
-  enum Flaw: Sendable, Hashable {
+  /// A deliberate bug; each one must make some contract fail (FlawedBackendTests).
+  enum Flaw: Sendable, Hashable, CaseIterable {
+    /// Sign-up accepts an email that is taken.
     case allowDuplicates
+    /// Users carry another email.
     case wrongEmail
+    /// Users carry their email in another spelling (`" U-…@EXAMPLE.COM"`).
+    case emailNotCanonical
+    /// Users carry another user name.
+    case wrongUsername
+    /// Users claim no providers.
+    case wrongProviders
+    /// Anonymous users are not marked anonymous.
+    case anonymousNotFlagged
+    /// Every session claims to have created the account.
+    case alwaysNewUser
+    /// Each sign-in answers a fresh user ID.
+    case newIDOnSignIn
+    /// Every account gets the same ID.
+    case oneIDForEveryone
+    /// `idToken(forceRefresh: true)` returns the old token.
     case staleForcedRefresh
+    /// Every `idToken()` mints a new token, even while the old one is valid.
+    case newTokenOnEveryRead
+    /// Bearer tokens name another subject than the session's user.
+    case tokenForAnotherSubject
+    /// Concurrent refreshes are not shared: each caller refreshes on its own.
+    case noSingleFlight
+    /// A weak password is reported as `invalidInput`.
+    case weakPasswordAsInvalidInput
+    /// `weakPassword` reports another minimum length.
+    case wrongMinimumLength
+    /// `invalidInput` names another field.
+    case wrongInvalidInputField
+    /// Sign-out keeps the session.
+    case signOutKeepsSession
+    /// Sign-out error quotes the bearer token.
     case leakTokenInSignOutError
+    /// Sign-out publishes no event.
     case silentSignOut
+    /// Sign-in and sign-up publish `signedIn` twice.
+    case duplicateSignedInEvent
+    /// The session lives in the backend instance, not in the session store: a restarted
+    /// backend (a new instance over the same stores) has no current user.
+    case memoryOnlySession
   }
 
   let clock: ManualClock
   let flaws: Set<Flaw>
   private let accounts = Mutex<[String: Account]>([:])
   private let counter = Atomic<Int>(0)
+  private let refreshCount = Atomic<Int>(0)
+
+  /// Token refreshes this server has performed (the memory backend's "wire").
+  var refreshes: Int { refreshCount.load(ordering: .relaxed) }
+  func noteRefresh() { refreshCount.add(1, ordering: .relaxed) }
 
   init(clock: ManualClock = ManualClock(), flaws: Set<Flaw> = []) {
     self.clock = clock
@@ -33,7 +77,9 @@ final class MemoryServer: Sendable {
   func nextNumber() -> Int { counter.add(1, ordering: .relaxed).newValue }
 
   func create(key: String, _ account: Account) throws -> Account {
-    try accounts.withLock { all in
+    var account = account
+    if flaws.contains(.oneIDForEveryone) { account.id = "user-1" }
+    return try accounts.withLock { all in
       if all[key] != nil, !flaws.contains(.allowDuplicates) {
         throw UserBackendError(.accountAlreadyExists, backendCode: "DUPLICATE")
       }
@@ -55,9 +101,35 @@ final class MemoryBackend: UserBackend {
     [.emailPassword, .usernamePassword, .tokenRefresh, .authStateChanges, .anonymousSignIn]
   }
 
+  /// The session of a `memoryOnlySession` backend.
+  private let memorySession = Mutex<AuthSession?>(nil)
+
   init(server: MemoryServer, sessionStore: any SessionStore) {
     self.server = server
     self.sessionStore = sessionStore
+  }
+
+  private func has(_ flaw: MemoryServer.Flaw) -> Bool { server.flaws.contains(flaw) }
+
+  private func loadSession() async throws -> AuthSession? {
+    if has(.memoryOnlySession) { return memorySession.withLock { $0 } }
+    return try await sessionStore.load().session
+  }
+
+  private func saveSession(_ session: AuthSession?) async throws {
+    if has(.memoryOnlySession) {
+      memorySession.withLock { $0 = session }
+    } else if let session {
+      try await sessionStore.save(PersistedAuthState(session: session))
+    } else {
+      try await sessionStore.clear()
+    }
+  }
+
+  /// An unsigned JWT whose `sub` is the user (or, flawed, someone else).
+  private func bearerToken(for user: User) -> String {
+    let subject = has(.tokenForAnotherSubject) ? "someone-else" : user.id
+    return JSONWebToken.unsigned(claims: ["sub": subject, "jti": server.nextNumber()])
   }
 
   private func key(_ credential: PasswordCredential) -> String {
@@ -70,26 +142,52 @@ final class MemoryBackend: UserBackend {
   private func makeSession(_ user: User, isNewUser: Bool) -> AuthSession {
     let now = server.clock.now()
     return AuthSession(
-      user: user, bearerToken: "token-\(user.id)-\(server.nextNumber())",
+      user: user, bearerToken: bearerToken(for: user),
       refreshToken: "refresh-\(user.id)-\(server.nextNumber())",
       expiresAt: now.addingTimeInterval(3600),
-      isNewUser: isNewUser)
+      isNewUser: isNewUser || has(.alwaysNewUser))
   }
 
   private func user(_ account: MemoryServer.Account) -> User {
     var email = account.email
-    if server.flaws.contains(.wrongEmail), email != nil { email = "wrong@example.com" }
-    return User(id: account.id, email: email, username: account.username, providers: ["password"])
+    if has(.wrongEmail), email != nil { email = "wrong@example.com" }
+    if has(.emailNotCanonical), let value = email { email = " " + value.uppercased() }
+    var username = account.username
+    if has(.wrongUsername), username != nil { username = "someone-else" }
+    let id = has(.newIDOnSignIn) ? "\(account.id)-\(server.nextNumber())" : account.id
+    return User(
+      id: id, email: email, username: username,
+      providers: has(.wrongProviders) ? [] : ["password"])
   }
 
   private func store(_ session: AuthSession) async throws -> AuthSession {
-    try await sessionStore.save(PersistedAuthState(session: session))
+    try await saveSession(session)
     broadcaster.publish(AuthStateChange(.signedIn, user: session.user))
+    if has(.duplicateSignedInEvent) {
+      broadcaster.publish(AuthStateChange(.signedIn, user: session.user))
+    }
     return session
   }
 
+  /// Applies the error flaws to a validation error.
+  private func validated<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as UserBackendError {
+      switch error.code {
+      case .weakPassword where has(.weakPasswordAsInvalidInput):
+        throw UserBackendError(.invalidInput(field: "password", reason: "weak"))
+      case .weakPassword(let minimum) where has(.wrongMinimumLength):
+        throw UserBackendError(.weakPassword(minimumLength: minimum + 2))
+      case .invalidInput(let field, let reason) where has(.wrongInvalidInputField):
+        throw UserBackendError(.invalidInput(field: field + "Field", reason: reason))
+      default: throw error
+      }
+    }
+  }
+
   func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
-    let valid = try CredentialValidation.validate(credential, forSignUp: true)
+    let valid = try validated { try CredentialValidation.validate(credential, forSignUp: true) }
     var account = MemoryServer.Account(
       id: "user-\(server.nextNumber())", password: valid.password)
     switch valid.identifier {
@@ -102,7 +200,7 @@ final class MemoryBackend: UserBackend {
   }
 
   func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
-    let valid = try CredentialValidation.validate(credential, forSignUp: false)
+    let valid = try validated { try CredentialValidation.validate(credential, forSignUp: false) }
     guard let account = server.account(key: key(valid)), account.password == valid.password
     else { throw UserBackendError(.invalidCredentials, backendCode: "BAD_LOGIN") }
     return try await store(makeSession(user(account), isNewUser: false))
@@ -111,48 +209,59 @@ final class MemoryBackend: UserBackend {
   func signInAnonymously() async throws -> AuthSession {
     let id = "anon-\(server.nextNumber())"
     return try await store(
-      makeSession(User(id: id, providers: [], isAnonymous: true), isNewUser: true))
+      makeSession(
+        User(id: id, providers: [], isAnonymous: !has(.anonymousNotFlagged)), isNewUser: true))
   }
 
-  func currentUser() async throws -> User? { try await sessionStore.load().session?.user }
+  func currentUser() async throws -> User? { try await loadSession()?.user }
 
   func signOut() async throws {
-    let session = try await sessionStore.load().session
+    let session = try await loadSession()
     let wasSignedIn = session != nil
-    if let session, server.flaws.contains(.leakTokenInSignOutError) {
+    if let session, has(.leakTokenInSignOutError) {
       throw UserBackendError(
         .server(status: 500, code: nil, message: nil),
         message: "rejected token \(session.bearerToken)")
     }
-    try await sessionStore.clear()
-    if wasSignedIn, !server.flaws.contains(.silentSignOut) {
+    if !has(.signOutKeepsSession) { try await saveSession(nil) }
+    if wasSignedIn, !has(.silentSignOut) {
       broadcaster.publish(AuthStateChange(.signedOut, user: nil))
     }
   }
 
   func idToken(forceRefresh: Bool) async throws -> String {
-    guard let session = try await sessionStore.load().session else {
+    guard let session = try await loadSession() else {
       throw UserBackendError(.notSignedIn)
     }
-    let stale = server.flaws.contains(.staleForcedRefresh)
-    guard session.isExpired(at: server.clock.now()) || (forceRefresh && !stale) else {
+    let stale = has(.staleForcedRefresh)
+    guard
+      session.isExpired(at: server.clock.now()) || (forceRefresh && !stale)
+        || has(.newTokenOnEveryRead)
+    else {
       return session.bearerToken
     }
     let old = session.refreshToken ?? ""
+    if has(.noSingleFlight) { return try await refresh(from: old, shared: false).bearerToken }
     return try await refreshes.run(key: old) { [self] in
-      // A caller that read the session before another refresh finished gets that result.
-      guard let current = try await sessionStore.load().session else {
-        throw UserBackendError(.notSignedIn)
-      }
-      if current.refreshToken != old { return current }
-      let fresh = makeSession(current.user, isNewUser: false)
-      try await sessionStore.save(PersistedAuthState(session: fresh))
-      return fresh
+      try await refresh(from: old, shared: true)
     }.bearerToken
   }
 
+  private func refresh(from old: String, shared: Bool) async throws -> AuthSession {
+    guard let current = try await loadSession() else {
+      throw UserBackendError(.notSignedIn)
+    }
+    // A caller that read the session before another refresh finished gets that result.
+    if shared, current.refreshToken != old { return current }
+    server.noteRefresh()
+    await Task.yield()
+    let fresh = makeSession(current.user, isNewUser: false)
+    try await saveSession(fresh)
+    return fresh
+  }
+
   var authStateChanges: AsyncStream<AuthStateChange> {
-    broadcaster.stream { [sessionStore] in try? await sessionStore.load().session?.user }
+    broadcaster.stream { [self] in try? await loadSession()?.user }
   }
 }
 
@@ -163,6 +272,8 @@ struct MemoryHarness: ContractHarness {
   var flaws: Set<MemoryServer.Flaw> = []
   var capabilities: Set<Capability>? = nil
   var controllableClock = true
+  /// Whether the environment reports the server's refresh count (as a wire harness does).
+  var countsRefreshes = true
 
   func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
     -> any ContractEnvironment
@@ -171,7 +282,8 @@ struct MemoryHarness: ContractHarness {
     let probe = MemoryBackend(server: server, sessionStore: InMemorySessionStore())
     return Environment(
       server: server, capabilities: capabilities ?? probe.capabilities,
-      clock: controllableClock ? server.clock : nil, variables: variables)
+      clock: controllableClock ? server.clock : nil, variables: variables,
+      countsRefreshes: countsRefreshes)
   }
 
   struct Environment: ContractEnvironment {
@@ -179,10 +291,12 @@ struct MemoryHarness: ContractHarness {
     let capabilities: Set<Capability>
     let clock: ManualClock?
     let variables: [String: String]
+    let countsRefreshes: Bool
     func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
       MemoryBackend(server: server, sessionStore: sessionStore)
     }
     func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
     func finish(passed: Bool) async throws {}
+    func tokenRefreshRequests() async -> Int? { countsRefreshes ? server.refreshes : nil }
   }
 }

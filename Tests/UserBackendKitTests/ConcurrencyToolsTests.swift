@@ -43,7 +43,7 @@ final class Counter: Sendable {
   var current: Int { value.withLock { $0 } }
 }
 
-@Suite struct SingleFlightTests {
+@Suite(.timeLimit(.minutes(2))) struct SingleFlightTests {
   @Test func concurrentCallersShareOneRun() async throws {
     let flight = SingleFlight<String, Int>()
     let runs = Counter()
@@ -103,7 +103,7 @@ final class Counter: Sendable {
   }
 }
 
-@Suite struct AuthStateBroadcasterTests {
+@Suite(.timeLimit(.minutes(2))) struct AuthStateBroadcasterTests {
   @Test func initialStateComesFirstThenChangesInOrder() async {
     let broadcaster = AuthStateBroadcaster()
     let ann = User(id: "ann")

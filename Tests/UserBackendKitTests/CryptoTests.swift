@@ -5,7 +5,7 @@ import UserBackendKit
 /// Lower-case hex of `data`.
 func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 
-@Suite struct CryptoTests {
+@Suite(.timeLimit(.minutes(2))) struct CryptoTests {
   @Test(arguments: [
     ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
     ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
@@ -61,7 +61,7 @@ func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joine
   }
 }
 
-@Suite struct JSONWebTokenTests {
+@Suite(.timeLimit(.minutes(2))) struct JSONWebTokenTests {
   @Test func unsignedTokenRoundTrips() throws {
     let token = JSONWebToken.unsigned(claims: ["sub": "u1", "exp": 1_700_000_000])
     #expect(token.hasSuffix("."))

@@ -1,7 +1,7 @@
 import Testing
 import UserBackendKit
 
-@Suite("CredentialValidation for identity-provider credentials")
+@Suite("CredentialValidation for identity-provider credentials", .timeLimit(.minutes(2)))
 struct IdentityProviderValidationTests {
   @Test(
     "bad fields are named",

@@ -1,7 +1,7 @@
 import Testing
 import UserBackendKit
 
-@Suite struct PhoneNumberTests {
+@Suite(.timeLimit(.minutes(2))) struct PhoneNumberTests {
   @Test(arguments: [
     ("090-1234-5678", "81", "+819012345678"),
     ("090 1234 5678", "+81", "+819012345678"),
@@ -67,7 +67,7 @@ import UserBackendKit
   }
 }
 
-@Suite struct NonceTests {
+@Suite(.timeLimit(.minutes(2))) struct NonceTests {
   @Test(arguments: [32, 1, 64])
   func randomNonceHasTheLengthAndAlphabet(length: Int) {
     let nonce = Nonce.random(length: length)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("rateLimited is safe to describe for any delay")
+@Suite("rateLimited is safe to describe for any delay", .timeLimit(.minutes(2)))
 struct RateLimitedMessageTests {
   @Test(
     "delays that are not finite or are negative read as unknown",

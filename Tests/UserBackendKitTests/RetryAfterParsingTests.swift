@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("RetryAfter.parse")
+@Suite("RetryAfter.parse", .timeLimit(.minutes(2)))
 struct RetryAfterParsingTests {
   static let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
 

@@ -40,7 +40,7 @@ final class DiagnosticLines: Sendable {
   var all: [String] { lines.withLock { $0 } }
 }
 
-@Suite struct FileSessionStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct FileSessionStoreTests {
   @Test func roundTripsTheState() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -107,18 +107,17 @@ final class DiagnosticLines: Sendable {
     #expect(leftovers == [store.fileURL.lastPathComponent])
   }
 
-  /// Root ignores directory permissions, so this runs only for ordinary users.
-  @Test(.enabled(if: getuid() != 0, "root can write to a read-only directory"))
-  func unwritableDirectoryLeavesTheOldFileIntact() async throws {
+  /// Runs for every user: root gets an immutable directory (see `makeUnwritable`).
+  @Test func unwritableDirectoryLeavesTheOldFileIntact() async throws {
     let directory = try makeTemporaryDirectory()
-    defer {
-      chmod(directory.path, 0o700)
-      try? FileManager.default.removeItem(at: directory)
-    }
     let store = FileSessionStore(directory: directory, namespace: "fake")
     try await store.save(sampleState())
     let before = try Data(contentsOf: store.fileURL)
-    #expect(chmod(directory.path, 0o500) == 0)
+    let undo = try #require(makeUnwritable(directory), "cannot make a directory unwritable")
+    defer {
+      undo()
+      try? FileManager.default.removeItem(at: directory)
+    }
     await #expect(throws: (any Error).self) { try await store.save(sampleState(userID: "u2")) }
     #expect(try Data(contentsOf: store.fileURL) == before)
     #expect(try await store.load() == sampleState())
@@ -142,7 +141,7 @@ final class DiagnosticLines: Sendable {
   }
 }
 
-@Suite struct InMemorySessionStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct InMemorySessionStoreTests {
   @Test func savesLoadsAndClears() async throws {
     let store = InMemorySessionStore()
     #expect(try await store.load() == .empty)

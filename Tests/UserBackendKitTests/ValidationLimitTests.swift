@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackendKit
 
-@Suite("CredentialValidation: length limits")
+@Suite("CredentialValidation: length limits", .timeLimit(.minutes(2)))
 struct ValidationLimitTests {
   static let email254 = String(repeating: "a", count: 242) + "@example.com"
   static let email255 = String(repeating: "a", count: 243) + "@example.com"

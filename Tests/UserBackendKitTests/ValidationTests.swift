@@ -1,7 +1,7 @@
 import Testing
 import UserBackendKit
 
-@Suite struct CredentialValidationTests {
+@Suite(.timeLimit(.minutes(2))) struct CredentialValidationTests {
   /// One row: a credential, whether it is for sign-up, and the expected error (nil: valid).
   @Test(
     arguments: [

@@ -26,7 +26,8 @@ enum BackendNameSource: String, CaseIterable, Sendable {
   }
 }
 
-@Suite("An unknown backend name is reported the same way from every source")
+@Suite(
+  "An unknown backend name is reported the same way from every source", .timeLimit(.minutes(2)))
 struct BackendNameErrorTests {
   @Test("a plain name is echoed and the setting is named", arguments: BackendNameSource.allCases)
   func plainNameEchoed(source: BackendNameSource) throws {

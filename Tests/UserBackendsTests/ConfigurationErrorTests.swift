@@ -30,7 +30,7 @@ func expectConfigurationError(
   return error
 }
 
-@Suite("Configuration errors name the setting and never print a secret")
+@Suite("Configuration errors name the setting and never print a secret", .timeLimit(.minutes(2)))
 struct ConfigurationErrorTests {
   let base = [
     "HOME": "/home/u",

@@ -18,7 +18,7 @@ func writeConfig(_ json: String, in directory: URL) throws -> String {
   return file.path
 }
 
-@Suite("Configuration: file, environment, precedence")
+@Suite("Configuration: file, environment, precedence", .timeLimit(.minutes(2)))
 struct ConfigurationResolutionTests {
   @Test("no file and no variables: the fake in $XDG_STATE_HOME/baas")
   func defaults() throws {

@@ -3,7 +3,7 @@ import Testing
 import UserBackendKit
 import UserBackends
 
-@Suite("UserBackends.make builds the configured backend")
+@Suite("UserBackends.make builds the configured backend", .timeLimit(.minutes(2)))
 struct MakeBackendTests {
   @Test("the fake keeps users and the session in BAAS_HOME, both owner-only")
   func fakeAcrossInstances() async throws {

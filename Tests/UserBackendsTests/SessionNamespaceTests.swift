@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UserBackends
 
-@Suite("Session files are namespaced per backend and project")
+@Suite("Session files are namespaced per backend and project", .timeLimit(.minutes(2)))
 struct SessionNamespaceTests {
   static let configurations: [BackendConfiguration] = [
     BackendConfiguration(backend: .fake),

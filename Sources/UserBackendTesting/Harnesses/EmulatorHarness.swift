@@ -111,14 +111,27 @@ struct EmulatorEnvironment: ContractEnvironment {
   let uuids: (@Sendable () -> UUID)?
   let server: ServerLease?
   let recording: EmulatorRecording?
+  /// The token refresh requests every backend of this run sent.
+  let refreshes = RefreshCounter()
 
   var clock: ManualClock? { adapterClock }
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
     try backend.makeAdapter(
-      keys: keys, transport: transport, sessionStore: sessionStore, clock: adapterClock,
-      uuids: uuids)
+      keys: keys, transport: RefreshCountingTransport(wrapped: transport, counter: refreshes),
+      sessionStore: sessionStore, clock: adapterClock, uuids: uuids)
   }
+
+  /// The JWT `sub` of a Firebase ID token; for an NCMB session token, the user the store
+  /// issued it to.
+  /// - Throws: `UserStoreError` reading the store.
+  func tokenSubject(_ token: String) async throws -> String? {
+    if let subject = try? JSONWebToken(parsing: token).stringClaim("sub") { return subject }
+    return try store.userID(forSessionToken: token)
+  }
+
+  /// Refresh requests counted on the wire so far.
+  func tokenRefreshRequests() async -> Int? { refreshes.value }
 
   /// The code the store generated for `verificationID` (noted for the cassette when
   /// recording).

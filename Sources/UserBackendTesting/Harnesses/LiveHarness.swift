@@ -52,12 +52,23 @@ struct LiveEnvironment: ContractEnvironment {
   let transport: any HTTPTransport
   let capabilities: Set<Capability>
   let variables: [String: String]
+  /// Which user the server issued each session token to.
+  let witness = SessionTokenWitness()
 
   /// Live time is not controllable.
   var clock: ManualClock? { nil }
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
-    try UserBackends.make(from: configuration, transport: transport, sessionStore: sessionStore)
+    try UserBackends.make(
+      from: configuration, transport: WitnessingTransport(wrapped: transport, witness: witness),
+      sessionStore: sessionStore)
+  }
+
+  /// The JWT `sub` (Firebase), else the user the server answered with the session token
+  /// (NCMB).
+  func tokenSubject(_ token: String) async throws -> String? {
+    if let subject = try? JSONWebToken(parsing: token).stringClaim("sub") { return subject }
+    return witness.subject(of: token)
   }
 
   /// A live server sends real SMS; the code is not visible.

@@ -27,15 +27,24 @@ public struct ReplayHarness: ContractHarness {
   public let backend: WireBackend
   /// The root of the recordings (`Recordings/`).
   public let recordings: URL
+  /// The keys the adapter is built with (default ``WireBackend/Keys/replay``).
+  public let keys: WireBackend.Keys
 
   /// `<backend>-replay`.
   public var name: String { backend.rawValue + "-replay" }
 
-  /// A harness reading `<recordings>/<backend>/*.har`.
-  public init(backend: WireBackend, recordings: URL) {
+  /// A harness reading `<recordings>/<backend>/*.har`, building adapters with `keys`.
+  public init(backend: WireBackend, recordings: URL, keys: WireBackend.Keys = .replay) {
     self.backend = backend
     self.recordings = recordings
+    self.keys = keys
   }
+
+  /// The `_replay.variables` prefix of a recorded NCMB request signature:
+  /// `ncmbSignature:POST /2013-09-01/users` -> the `X-NCMB-Signature` the request must
+  /// carry. Documentation cassettes hold signatures computed with the documented keys and
+  /// timestamp, so replay with those keys checks the signing code against them.
+  public static let signatureVariablePrefix = "ncmbSignature:"
 
   /// The cassette file of `contract`.
   public func cassetteURL(for contract: String) -> URL {
@@ -49,7 +58,7 @@ public struct ReplayHarness: ContractHarness {
   public func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
     -> any ContractEnvironment
   {
-    let keys = WireBackend.Keys.replay
+    let keys = self.keys
     let capabilities = try backend.capabilities(keys: keys)
     let url = cassetteURL(for: contract.name)
     guard FileManager.default.fileExists(atPath: url.path) else {
@@ -62,7 +71,16 @@ public struct ReplayHarness: ContractHarness {
     let verifier: (@Sendable (HTTPRequest) throws -> Void)? =
       switch backend {
       case .firebase: nil
-      case .ncmb: { request in try NCMBSignature.validate(request: request, clientKey: clientKey) }
+      case .ncmb:
+        { [signatures = try Self.recordedSignatures(in: url)] request in
+          try NCMBSignature.validate(request: request, clientKey: clientKey)
+          let key = request.method.rawValue + " " + request.rawPath
+          if let recorded = signatures[key],
+            request.headerFields[NCMBSignature.Header.signature] != recorded
+          {
+            throw RecordedSignatureMismatch(request: key)
+          }
+        }
       }
     let session = try CassetteSession(
       mode: .replay, cassetteURL: url, live: nil,
@@ -76,8 +94,38 @@ public struct ReplayHarness: ContractHarness {
       capabilities: capabilities,
       variables: recorded.filter {
         !$0.key.hasPrefix(EmulatorRecordingHarness.smsVariablePrefix)
+          && !$0.key.hasPrefix(Self.signatureVariablePrefix)
       },
       codes: recorded, uuids: WireBackend.uuidSource(seed: session.seed))
+  }
+}
+
+extension ReplayHarness {
+  /// The recorded signatures of the cassette at `url` (`METHOD path` -> signature).
+  static func recordedSignatures(in url: URL) throws -> [String: String] {
+    let data = try Data(contentsOf: url)
+    let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    let log = root?["log"] as? [String: Any]
+    let replay = log?["_replay"] as? [String: Any]
+    let variables = replay?["variables"] as? [String: String] ?? [:]
+    var signatures: [String: String] = [:]
+    for (name, value) in variables where name.hasPrefix(signatureVariablePrefix) {
+      signatures[String(name.dropFirst(signatureVariablePrefix.count))] = value
+    }
+    return signatures
+  }
+}
+
+/// An NCMB request's signature differs from the one recorded for it.
+public struct RecordedSignatureMismatch: Error, Sendable, Hashable, CustomStringConvertible,
+  SecretFreeDescription
+{
+  /// `METHOD path`.
+  public var request: String
+  /// Names the request; never the signature or a key.
+  public var description: String {
+    "the X-NCMB-Signature of \(request) differs from the one recorded with the documented "
+      + "keys and timestamp: the signing code changed incompatibly"
   }
 }
 
@@ -92,11 +140,25 @@ struct ReplayEnvironment: ContractEnvironment {
   /// Every recorded variable, including the `sms:` entries.
   let codes: [String: String]
   let uuids: @Sendable () -> UUID
+  /// The token refresh requests every backend of this run asked the cassette for.
+  let refreshes = RefreshCounter()
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
     try backend.makeAdapter(
-      keys: keys, transport: session.transport, sessionStore: sessionStore,
-      clock: clock ?? ManualClock(session.clock), uuids: uuids)
+      keys: keys,
+      transport: RefreshCountingTransport(wrapped: session.transport, counter: refreshes),
+      sessionStore: sessionStore, clock: clock ?? ManualClock(session.clock), uuids: uuids)
+  }
+
+  /// Refresh requests counted on the wire so far.
+  func tokenRefreshRequests() async -> Int? { refreshes.value }
+
+  /// The JWT `sub` of a Firebase ID token; for an NCMB session token, the `objectId` the
+  /// recorded response handed it out with.
+  /// - Throws: the cassette's read error.
+  func tokenSubject(_ token: String) async throws -> String? {
+    if let subject = try? JSONWebToken(parsing: token).stringClaim("sub") { return subject }
+    return try CassetteTokenSubjects.subject(of: token, inCassette: session.cassetteURL)
   }
 
   /// The code recorded for `verificationID` (the alias the replayed response handed out).
