@@ -10,7 +10,7 @@ enum RecordingCommands {
   static let record = Command(
     name: "record",
     synopsis:
-      "--backend firebase|ncmb [--emulator] [--out DIR] [--contracts DIR] [--only NAMES]",
+      "--backend firebase|ncmb [--emulator] [--out DIR] [--contracts DIR] [--only NAMES] [--skip NAMES]",
     help: """
       Runs the contracts against the configured live server (or the local emulator) and
       writes one cassette per passed contract to DIR/<backend>/<contract>.har. Secrets are
@@ -35,9 +35,12 @@ enum RecordingCommands {
         --contracts DIR   the contract files (default: Contracts in the current
                           directory, else in the nearest parent that has one)
         --only NAMES      comma-separated contract names to record (default: all)
+        --skip NAMES      comma-separated contract names not to record (applied after
+                          --only); for example id-token-forced-refresh against a running
+                          server, whose refresh in the same second returns the same token
       Exit status 0 iff no contract failed.
       """,
-    spec: OptionSpec(valued: ["out", "contracts", "only"], flags: ["emulator"]),
+    spec: OptionSpec(valued: ["out", "contracts", "only", "skip"], flags: ["emulator"]),
     run: { options, context in
       try await run(options, context.merging(options), global: context.backendOption)
     })
@@ -80,14 +83,12 @@ enum RecordingCommands {
       Console.error("baas record: cannot load contracts from \(directory.path): \(error)")
       return .failure
     }
-    if let only = options.value("only") {
-      let names = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-      let unknown = names.subtracting(contracts.map(\.name))
-      guard unknown.isEmpty else {
-        throw UsageError(
-          "no such contract: \(unknown.sorted().joined(separator: ", "))", command: "record")
-      }
-      contracts = contracts.filter { names.contains($0.name) }
+    let known = Set(contracts.map(\.name))
+    if let only = try contractNames(options.value("only"), known: known) {
+      contracts = contracts.filter { only.contains($0.name) }
+    }
+    if let skip = try contractNames(options.value("skip"), known: known) {
+      contracts = contracts.filter { !skip.contains($0.name) }
     }
     // Live: one run at a time (a live service is not a load test). Emulator runs are
     // independent of each other.
@@ -102,5 +103,18 @@ enum RecordingCommands {
     }
     Console.out(TerminalText.safe(report.render(.text), keepingNewlines: true))
     return report.failedCount == 0 ? .success : .failure
+  }
+
+  /// The comma-separated contract names of `--only` or `--skip`, or `nil` when not given.
+  /// - Throws: ``UsageError`` naming every name that is not a contract.
+  static func contractNames(_ value: String?, known: Set<String>) throws -> Set<String>? {
+    guard let value else { return nil }
+    let names = Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    let unknown = names.subtracting(known)
+    guard unknown.isEmpty else {
+      throw UsageError(
+        "no such contract: \(unknown.sorted().joined(separator: ", "))", command: "record")
+    }
+    return names
   }
 }

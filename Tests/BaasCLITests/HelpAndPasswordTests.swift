@@ -18,6 +18,22 @@ struct HelpAndPasswordTests {
     }
   }
 
+  /// The README's synopsis is the list `baas --help` prints, line for line, as it says.
+  @Test("the README's synopsis block is exactly the usage line and commands of baas --help")
+  func readmeSynopsisMatchesHelp() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let help = try await baas.run(["--help"]).standardOutput.components(separatedBy: "\n")
+    let commandsStart = (help.firstIndex(of: "commands:") ?? help.endIndex) + 1
+    let commands = help[min(commandsStart, help.endIndex)...].prefix { !$0.isEmpty }
+    let expected = [String(help.first?.dropFirst("usage: ".count) ?? "")] + commands
+    let readme = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let block = readme.components(separatedBy: "```\nbaas [").dropFirst().first
+      .map { "baas [" + $0.components(separatedBy: "\n```").first! }
+    #expect(block?.components(separatedBy: "\n") == expected)
+  }
+
   @Test("every command listed by --help has its own --help")
   func everyCommandHasHelp() async throws {
     let baas = try Baas()

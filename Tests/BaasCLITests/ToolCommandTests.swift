@@ -104,6 +104,47 @@ struct ToolCommandTests {
     #expect(result.status == 0)
   }
 
+  /// The README's "record against a running emulator" command, as written there: every
+  /// contract except the forced refresh (which returns the same token when it falls in
+  /// the same second as the sign-in) records and the command exits 0.
+  @Test("record over HTTP with --skip id-token-forced-refresh exits 0; --skip checks names")
+  func recordOverHTTPAsTheReadmeSays() async throws {
+    var baas = try Baas()
+    defer { baas.cleanUp() }
+    let emulator = try await RunningEmulator.start(in: baas.home)
+    var stopped = false
+    defer {
+      if !stopped { kill(emulator.process.processIdentifier, SIGKILL) }
+    }
+    baas.environment = [
+      "FIREBASE_API_KEY": "any-value",
+      "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(emulator.port)",
+    ]
+    let out = baas.home.appendingPathComponent("emulator-http-cassettes")
+    let contracts = repositoryRoot.appendingPathComponent("Contracts").path
+    let record = try await baas.run(
+      [
+        "record", "--backend", "firebase", "--out", out.path, "--contracts", contracts,
+        "--skip", "id-token-forced-refresh",
+      ], timeout: 300)
+    #expect(record.status == 0, "\(record.allOutput)")
+    #expect(record.standardOutput.contains(" 0 failed"), "\(record.standardOutput)")
+    let skipped = out.appendingPathComponent("firebase/id-token-forced-refresh.har")
+    #expect(!FileManager.default.fileExists(atPath: skipped.path))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: out.appendingPathComponent("firebase/sign-in.har").path))
+
+    let unknown = try await baas.run(
+      ["record", "--backend", "firebase", "--contracts", contracts, "--skip", "no-such-contract"])
+    #expect(unknown.status == 2, "\(unknown.allOutput)")
+    #expect(unknown.allOutput.contains("no-such-contract"))
+
+    let result = await emulator.stop()
+    stopped = true
+    #expect(result.status == 0)
+  }
+
   @Test("cassette import redacts a HAR export's tokens")
   func importHAR() async throws {
     let baas = try Baas()
