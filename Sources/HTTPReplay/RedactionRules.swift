@@ -138,6 +138,10 @@ public struct RedactionRules: Codable, Sendable, Hashable {
     .alias("sessionInfo", "PHONE_SESSION_INFO"),
     .alias("temporaryProof", "PHONE_PROOF"),
     .alias("recaptchaToken", "RECAPTCHA_TOKEN"),
+    .alias("captchaResponse", "RECAPTCHA_TOKEN"),
+    .alias("playIntegrityToken", "PLAY_INTEGRITY_TOKEN"),
+    .alias("iosReceipt", "IOS_RECEIPT"),
+    .alias("iosSecret", "IOS_SECRET"),
     .alias("clientKey", "NCMB_CLIENT_KEY"),
   ]
 
@@ -156,7 +160,9 @@ public struct RedactionRules: Codable, Sendable, Hashable {
       .remove("X-Firebase-Client"), .remove("Accept-Language"), .remove("Accept-Encoding"),
       .remove("Content-Length"), .remove("Host"), .remove("Connection"),
     ],
-    jsonFields: tokenFields,
+    // `code` is the SMS verification code of `accounts:signInWithPhoneNumber` (a string);
+    // Firebase's error `code` is a number and stays.
+    jsonFields: tokenFields + [.alias("code", "SMS_CODE")],
     formFields: [
       .alias("refresh_token", "REFRESH_TOKEN"), .alias("password", "PASSWORD"),
       .alias("id_token", "FIREBASE_ID_TOKEN"), .alias("access_token", "ACCESS_TOKEN"),
@@ -168,13 +174,9 @@ public struct RedactionRules: Codable, Sendable, Hashable {
     responseHeaderAllowList: ["Content-Type", "Location", "Retry-After", "ETag"],
     matchHeaders: ["Authorization"])
 
-  /// ``firebase`` plus the SMS verification code (`code` in
-  /// `accounts:signInWithPhoneNumber` requests; Firebase error codes are numbers and stay),
-  /// for HAR imports. ``firebase`` itself, which recordings store, does not alias `code`
-  /// yet: adding it changes every committed Firebase recording, which must then be
-  /// re-recorded (their SMS codes are the emulator's, worthless elsewhere).
-  public static let firebaseImport = firebase.merged(
-    with: RedactionRules(jsonFields: [.alias("code", "SMS_CODE")]))
+  /// The rules for HAR imports: the same as ``firebase``, which already aliases the SMS
+  /// verification code. Kept as a name so callers that import say so.
+  public static let firebaseImport = firebase
 
   /// NCMB REST: application key, signature (a constant; replay re-verifies it through the
   /// request verifier), session tokens in header and body, passwords (JSON and the legacy

@@ -49,6 +49,24 @@ func loadContract(_ name: String) throws -> Contract {
     }
   }
 
+  /// Every committed cassette, the hand-written documentation ones included, passes the
+  /// structure check and the leak scan (`baas cassette lint Recordings`), and no SMS code
+  /// is stored in the clear.
+  @Test func everyCommittedCassettePassesLint() throws {
+    let findings = CassetteLinter.lint(directory: ContractSuite.recordings)
+    #expect(findings.isEmpty, "\(findings.map(\.description))")
+    for backend in ["firebase"] {
+      let folder = ContractSuite.recordings.appendingPathComponent(backend)
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      where name.hasPrefix("phone-sign-in") {
+        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        #expect(
+          text.range(of: #""code" : "[0-9]{6}""#, options: .regularExpression) == nil, "\(name)")
+        #expect(text.contains("<SMS_CODE_"), "\(name)")
+      }
+    }
+  }
+
   @Test func aSkippedContractWritesNoCassette() async throws {
     let output = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: output) }

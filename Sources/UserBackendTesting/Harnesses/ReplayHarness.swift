@@ -162,8 +162,25 @@ struct ReplayEnvironment: ContractEnvironment {
   }
 
   /// The code recorded for `verificationID` (the alias the replayed response handed out).
+  ///
+  /// Cassettes store SMS codes redacted (`<SMS_CODE_2>`), like every secret. The client
+  /// must still send digits, so an alias becomes a stand-in code of its own (`400002`);
+  /// redaction of the replayed request turns it back into the same alias, because aliases
+  /// are numbered by first appearance and the stand-ins are as distinct as the originals.
   func phoneVerificationCode(for verificationID: String) async throws -> String? {
-    codes[EmulatorRecordingHarness.smsVariable(verificationID: verificationID)]
+    guard let code = codes[EmulatorRecordingHarness.smsVariable(verificationID: verificationID)]
+    else { return nil }
+    return Self.standInCode(for: code)
+  }
+
+  /// `400002` for `<SMS_CODE_2>`; any other value unchanged.
+  static func standInCode(for code: String) -> String {
+    let prefix = "<SMS_CODE_"
+    guard code.hasPrefix(prefix), code.hasSuffix(">"),
+      let number = Int(code.dropFirst(prefix.count).dropLast()), (0..<100_000).contains(number)
+    else { return code }
+    let digits = String(number)
+    return "4" + String(repeating: "0", count: 5 - digits.count) + digits
   }
 
   /// Fails when the run passed but left recorded entries unused.
