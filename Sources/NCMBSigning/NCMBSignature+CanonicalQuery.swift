@@ -1,4 +1,3 @@
-import NCMBSigning
 import Foundation
 import UserBackendKit
 

@@ -1,4 +1,3 @@
-import NCMBSigning
 import BackendHTTP
 import Foundation
 
