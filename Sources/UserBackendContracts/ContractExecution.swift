@@ -118,18 +118,25 @@ struct ContractExecution {
       for case .failure(let skip as ContractSkip) in results { throw skip }
       var counts: [String: Int] = [:]
       var values: [StepValue] = []
+      // Each distinct failure once, for the report: the counts alone do not say why.
+      var failures: [String] = []
       for result in results {
         counts[outcomeName(result), default: 0] += 1
-        if case .success(let value) = result {
+        switch result {
+        case .success(let value):
           secrets.formUnion(value.secrets)
           values.append(value)
+        case .failure(let error):
+          let text = describeError(error)
+          if !failures.contains(text) { failures.append(text) }
         }
       }
       var refreshes: Int?
       if let refreshesBefore, let after = await environment.tokenRefreshRequests() {
         refreshes = after - refreshesBefore
       }
-      return .outcomes(counts, values: values, refreshRequests: refreshes)
+      return .outcomes(
+        counts, values: values, refreshRequests: refreshes, failures: failures)
     case .authStateChanges:
       let collector = EventCollector(backend.authStateChanges)
       subscriptions[label ?? "#\(index)"] = collector

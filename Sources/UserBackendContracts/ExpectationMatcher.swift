@@ -31,7 +31,7 @@ struct ExpectationMatcher {
       return matchToken(expected, value)
     case (.outcomes(let counts, let refreshes), .success(let value)):
       let wanted = describeExpected(.outcomes(counts, refreshRequests: refreshes))
-      guard case .outcomes(let actual, _, let seen) = value else {
+      guard case .outcomes(let actual, _, let seen, _) = value else {
         return Mismatch(expected: wanted, actual: value.summary)
       }
       let observed =

@@ -18,7 +18,8 @@ indirect enum StepValue: Sendable {
   /// succeeded (in listed order; a label on the step refers to the first for its user,
   /// and to all of them for token comparisons), and the token refresh requests the
   /// environment counted during the step (`nil`: it cannot count them).
-  case outcomes([String: Int], values: [StepValue], refreshRequests: Int?)
+  case outcomes(
+    [String: Int], values: [StepValue], refreshRequests: Int?, failures: [String] = [])
   /// An `expectEvents` step: the events observed.
   case events([AuthStateChange])
 
@@ -28,7 +29,7 @@ indirect enum StepValue: Sendable {
     case .session(let session): session.user
     case .user(let user): user
     case .token(_, let user, _): user
-    case .outcomes(_, let values, _): values.first?.user
+    case .outcomes(_, let values, _, _): values.first?.user
     case .verificationID, .none, .events: nil
     }
   }
@@ -37,7 +38,7 @@ indirect enum StepValue: Sendable {
   var token: String? {
     switch self {
     case .token(let token, _, _): token
-    case .outcomes(_, let values, _): values.first?.token
+    case .outcomes(_, let values, _, _): values.first?.token
     default: nil
     }
   }
@@ -46,7 +47,7 @@ indirect enum StepValue: Sendable {
   var tokens: [String] {
     switch self {
     case .token(let token, _, _): [token]
-    case .outcomes(_, let values, _): values.compactMap(\.token)
+    case .outcomes(_, let values, _, _): values.compactMap(\.token)
     default: []
     }
   }
@@ -56,7 +57,7 @@ indirect enum StepValue: Sendable {
     switch self {
     case .session(let session): [session.bearerToken] + (session.refreshToken.map { [$0] } ?? [])
     case .token(let token, _, _): [token]
-    case .outcomes(_, let values, _): values.flatMap(\.secrets)
+    case .outcomes(_, let values, _, _): values.flatMap(\.secrets)
     default: []
     }
   }
@@ -71,7 +72,9 @@ indirect enum StepValue: Sendable {
       token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
     case .verificationID: "a verification ID"
     case .none: "success"
-    case .outcomes(let counts, _, _): "outcomes " + describeCounts(counts)
+    case .outcomes(let counts, _, _, let failures):
+      "outcomes " + describeCounts(counts)
+        + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
     case .events(let events): "events " + describeEvents(events)
     }
   }

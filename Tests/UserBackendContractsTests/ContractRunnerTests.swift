@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import UserBackendContracts
 import UserBackendKit
+
+@testable import UserBackendContracts
 
 @Suite(.timeLimit(.minutes(2))) struct ContractRunnerTests {
   @Test func everyBundledContractPassesOrSkipsOnTheTestBackend() async throws {
@@ -223,5 +224,19 @@ final class Counter: Sendable {
     #expect(failure.step == contract.steps.count)
     #expect(failure.actual.hasPrefix("only 2 event(s) in time: [initialState(nil), signedIn(u-"))
     #expect(failure.expected.hasSuffix("signedOut(nil)"))
+  }
+}
+
+/// A concurrent step whose outcome counts differ also says why each unexpected failure
+/// happened: `network: 3` alone does not tell a timeout from a refused connection.
+@Suite(.timeLimit(.minutes(1))) struct ConcurrentFailureReasonTests {
+  @Test func theOutcomeSummaryNamesEachDistinctFailure() {
+    let value = StepValue.outcomes(
+      ["network": 2, "success": 1], values: [], refreshRequests: nil,
+      failures: ["error network: the request timed out"])
+    #expect(
+      value.summary == "outcomes {network: 2, success: 1} (error network: the request timed out)")
+    let plain = StepValue.outcomes(["success": 1], values: [], refreshRequests: nil)
+    #expect(plain.summary == "outcomes {success: 1}")
   }
 }
