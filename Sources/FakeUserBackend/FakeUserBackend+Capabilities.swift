@@ -25,8 +25,7 @@ extension FakeUserBackend {
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")` unless the number
   ///   is `+` and 8–15 digits; `.server`; `.misconfigured` (session store).
   public func startPhoneVerification(phoneNumber: String) async throws(UserBackendError) -> String {
-    let number = try PhoneNumber.validateE164(
-      phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines))
+    let number = try CredentialValidation.validatePhoneNumber(phoneNumber)
     let verification = try Self.storeCall {
       try store.startPhoneVerification(phoneNumber: number)
     }
@@ -59,12 +58,10 @@ extension FakeUserBackend {
   public func signIn(verificationID: String, code: String) async throws(UserBackendError)
     -> AuthSession
   {
-    let verificationID = verificationID.trimmingCharacters(in: .whitespacesAndNewlines)
-    let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !verificationID.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "verificationID", reason: "must not be empty"))
-    }
-    guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+    let (verificationID, code) = try CredentialValidation.validatePhoneSignIn(
+      verificationID: verificationID, code: code)
+    // The fake's own rule: its codes are 6 digits.
+    guard code.count == 6 else {
       throw UserBackendError(.invalidInput(field: "code", reason: "must be 6 digits"))
     }
     let phoneNumber: String

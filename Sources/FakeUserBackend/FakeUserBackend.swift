@@ -69,7 +69,8 @@ public final class FakeUserBackend: UserBackend {
   ///   `USERNAME_EXISTS`), `.server` (`DATABASE_ERROR`).
   public func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
   {
-    let valid = try CredentialValidation.validate(credential, forSignUp: true)
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: true, capabilities: capabilities)
     var new = NewUser(password: valid.password, provider: "password")
     switch valid.identifier {
     case .email(let email): new.email = email
@@ -96,7 +97,8 @@ public final class FakeUserBackend: UserBackend {
   ///   (`INVALID_LOGIN_CREDENTIALS`), `.userDisabled` (`USER_DISABLED`), `.server`.
   public func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
   {
-    let valid = try CredentialValidation.validate(credential, forSignUp: false)
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: false, capabilities: capabilities)
     let found = try Self.storeCall {
       switch valid.identifier {
       case .email(let email): try store.user(email: email)

@@ -46,7 +46,7 @@ extension FirebaseUserBackend {
   public func startPhoneVerification(
     phoneNumber: String, appVerification: AppVerificationProof?
   ) async throws(UserBackendError) -> String {
-    let number = try PhoneNumberValidation.validate(phoneNumber)
+    let number = try CredentialValidation.validatePhoneNumber(phoneNumber)
     try appVerification?.validate()
     let response = try await client.send(
       SendVerificationCodeRequest(phoneNumber: number, proof: appVerification),
@@ -75,15 +75,8 @@ extension FirebaseUserBackend {
   public func signIn(verificationID: String, code: String) async throws(UserBackendError)
     -> AuthSession
   {
-    let verificationID = verificationID.trimmingCharacters(in: .whitespacesAndNewlines)
-    let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !verificationID.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "verificationID", reason: "must not be empty"))
-    }
-    guard !code.isEmpty, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-      throw UserBackendError(
-        .invalidInput(field: "code", reason: "must be the digits of the SMS code"))
-    }
+    let (verificationID, code) = try CredentialValidation.validatePhoneSignIn(
+      verificationID: verificationID, code: code)
     let response = try await client.send(
       SignInWithPhoneNumberRequest(sessionInfo: verificationID, code: code),
       capability: .phoneNumberSignIn, secrets: [verificationID])
@@ -177,21 +170,5 @@ extension FirebaseUserBackend {
       return true
     }
     if cleared { state.publish(.signedOut, user: nil) }
-  }
-}
-
-/// The E.164 check run before any phone request.
-enum PhoneNumberValidation {
-  /// Trims the number and checks it with the rule every layer shares
-  /// (``UserBackendKit/IdentifierCanonicalization/phoneNumber(_:)``: E.164, the country's
-  /// length, no trunk prefix after the country code).
-  ///
-  /// - Returns: the canonical number.
-  /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")`.
-  static func validate(_ phoneNumber: String) throws(UserBackendError) -> String {
-    guard !phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      throw UserBackendError(.invalidInput(field: "phoneNumber", reason: "must not be empty"))
-    }
-    return try IdentifierCanonicalization.phoneNumber(phoneNumber)
   }
 }

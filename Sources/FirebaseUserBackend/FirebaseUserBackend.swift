@@ -145,18 +145,15 @@ public final class FirebaseUserBackend: UserBackend {
 
   // MARK: Helpers shared by the operations
 
-  /// Checks a credential before any request: email identifiers only, then
-  /// ``CredentialValidation``.
+  /// Checks a credential before any request with the shared check
+  /// (``UserBackendKit/CredentialValidation/validate(_:forSignUp:capabilities:)``): a
+  /// user name is `.unsupported(capability: .usernamePassword)`, as Firebase accounts are
+  /// identified by email address.
   func validatedEmailCredential(_ credential: PasswordCredential, forSignUp: Bool)
-    throws(UserBackendError)
-    -> (email: String, password: String)
+    throws(UserBackendError) -> (email: String, password: String)
   {
-    guard case .email = credential.identifier else {
-      throw UserBackendError(
-        .unsupported(capability: .usernamePassword),
-        message: "Firebase accounts are identified by email address, not user name.")
-    }
-    let valid = try CredentialValidation.validate(credential, forSignUp: forSignUp)
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: forSignUp, capabilities: capabilities)
     guard case .email(let email) = valid.identifier else {
       throw UserBackendError(.unsupported(capability: .usernamePassword))
     }

@@ -89,7 +89,8 @@ public final class NCMBUserBackend: UserBackend {
   ///   `.rateLimited`, `.network`, `.server`, `.malformedResponse`.
   public func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
   {
-    let valid = try CredentialValidation.validate(credential, forSignUp: true)
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: true, capabilities: capabilities)
     let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
     let body = NCMBSignUpRequest(
       userName: userName, password: valid.password, mailAddress: mailAddress)
@@ -124,7 +125,8 @@ public final class NCMBUserBackend: UserBackend {
   ///   request that is not answered E401002).
   public func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
   {
-    let valid = try CredentialValidation.validate(credential, forSignUp: false)
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: false, capabilities: capabilities)
     let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
     var lastError: UserBackendError?
     for attempt in Self.loginAttempts(typed: credential.identifier, canonical: valid.identifier) {
