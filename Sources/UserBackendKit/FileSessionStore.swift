@@ -68,7 +68,7 @@ public struct FileSessionStore: SessionStore {
 
   /// Runs `body` holding the advisory lock on ``lockURL`` (creating the directory and the
   /// lock file when missing); waiting for another holder suspends the task.
-  /// - Throws: ``POSIXFileError`` (`"lock"`) or a Foundation file error when the lock
+  /// - Throws: `POSIXFileError` (`"lock"`) or a Foundation file error when the lock
   ///   cannot be taken; `CancellationError`; what `body` throws.
   public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let lock = try await FileLock(path: lockURL.path)

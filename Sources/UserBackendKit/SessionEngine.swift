@@ -138,8 +138,10 @@ public final class SessionEngine: Sendable {
 
   /// Stores `session` for a new sign-in (replacing any other) and publishes `.signedIn`.
   ///
-  /// - Parameter completedVerificationID: a phone verification this sign-in completed; it
-  ///   is removed when it is the pending one.
+  /// - Parameters:
+  ///   - session: the new session.
+  ///   - completedVerificationID: a phone verification this sign-in completed; it is
+  ///     removed when it is the pending one.
   /// - Throws: ``UserBackendError`` `.misconfigured` (store).
   public func signIn(_ session: AuthSession, completing completedVerificationID: String? = nil)
     async throws(UserBackendError)

@@ -15,12 +15,24 @@ import Foundation
 /// `UserBackendError(.unsupported(capability:))`; check ``capabilities`` first.
 ///
 /// ## Topics
-/// - Core: ``signUp(_:)``, ``signIn(_:)``, ``currentUser()``, ``signOut()``,
-///   ``idToken(forceRefresh:)``
-/// - Capabilities: ``signInAnonymously()``, ``startPhoneVerification(phoneNumber:)``,
-///   ``startPhoneVerification(phoneNumber:appVerification:)``,
-///   ``signIn(verificationID:code:)``, ``signIn(with:)``, ``sendPasswordReset(email:)``,
-///   ``deleteAccount()``, ``authStateChanges``
+///
+/// ### Core operations
+/// - ``signUp(_:)``
+/// - ``signIn(_:)``
+/// - ``currentUser()``
+/// - ``signOut()``
+/// - ``idToken(forceRefresh:)``
+///
+/// ### Capabilities
+/// - ``capabilities``
+/// - ``signInAnonymously()``
+/// - ``startPhoneVerification(phoneNumber:)``
+/// - ``startPhoneVerification(phoneNumber:appVerification:)``
+/// - ``signIn(verificationID:code:)``
+/// - ``signIn(with:)``
+/// - ``sendPasswordReset(email:)``
+/// - ``deleteAccount()``
+/// - ``authStateChanges``
 public protocol UserBackend: Sendable {
   /// A short, stable identifier of the implementation: `"fake"`, `"firebase"`, `"ncmb"`.
   var backendID: String { get }

@@ -61,7 +61,9 @@ public enum CredentialValidation {
 
   /// Runs the checks for a credential.
   ///
-  /// - Parameter forSignUp: also enforce the password strength rule.
+  /// - Parameters:
+  ///   - credential: the identifier and password as typed.
+  ///   - forSignUp: also enforce the password strength rule.
   /// - Returns: the credential with a canonical email or user name.
   /// - Throws: ``UserBackendError``.
   public static func validate(_ credential: PasswordCredential, forSignUp: Bool)
