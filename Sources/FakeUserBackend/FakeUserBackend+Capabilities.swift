@@ -8,7 +8,7 @@ extension FakeUserBackend {
   /// Creates an anonymous account (provider `"anonymous"`) and signs it in; `isNewUser`
   /// is `true`.
   /// - Throws: ``UserBackendError`` `.server` (`DATABASE_ERROR`).
-  public func signInAnonymously() async throws -> AuthSession {
+  public func signInAnonymously() async throws(UserBackendError) -> AuthSession {
     let record = try Self.storeCall {
       try store.createUser(NewUser(provider: "anonymous", isAnonymous: true))
     }
@@ -24,9 +24,8 @@ extension FakeUserBackend {
   /// - Returns: the verification ID.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")` unless the number
   ///   is `+` and 8–15 digits; `.server`; `.misconfigured` (session store).
-  public func startPhoneVerification(phoneNumber: String) async throws -> String {
-    let number = try PhoneNumber.validateE164(
-      phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines))
+  public func startPhoneVerification(phoneNumber: String) async throws(UserBackendError) -> String {
+    let number = try CredentialValidation.validatePhoneNumber(phoneNumber)
     let verification = try Self.storeCall {
       try store.startPhoneVerification(phoneNumber: number)
     }
@@ -43,7 +42,8 @@ extension FakeUserBackend {
   /// The phone verification waiting for its code, from the session store (it survives a
   /// restart), or `nil`.
   /// - Throws: `.misconfigured` when the session store cannot be read.
-  public func pendingPhoneVerification() async throws -> PendingPhoneVerification? {
+  public func pendingPhoneVerification() async throws(UserBackendError) -> PendingPhoneVerification?
+  {
     try await sessions.load().pendingPhoneVerification
   }
 
@@ -55,13 +55,13 @@ extension FakeUserBackend {
   ///   `.invalidInput(field: "code")` unless 6 digits; `.invalidCredentials` with
   ///   `INVALID_CODE` (wrong code; the verification stays pending), `CODE_EXPIRED` or
   ///   `INVALID_VERIFICATION_ID` (unknown or already used); `.userDisabled`; `.server`.
-  public func signIn(verificationID: String, code: String) async throws -> AuthSession {
-    let verificationID = verificationID.trimmingCharacters(in: .whitespacesAndNewlines)
-    let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !verificationID.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "verificationID", reason: "must not be empty"))
-    }
-    guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+  public func signIn(verificationID: String, code: String) async throws(UserBackendError)
+    -> AuthSession
+  {
+    let (verificationID, code) = try CredentialValidation.validatePhoneSignIn(
+      verificationID: verificationID, code: code)
+    // The fake's own rule: its codes are 6 digits.
+    guard code.count == 6 else {
       throw UserBackendError(.invalidInput(field: "code", reason: "must be 6 digits"))
     }
     let phoneNumber: String
@@ -101,7 +101,9 @@ extension FakeUserBackend {
   ///   empty; `.invalidCredentials` with `INVALID_IDP_RESPONSE` (not a JWT, no `sub`,
   ///   expired) or `MISSING_OR_INVALID_NONCE`; `.accountAlreadyExists` (`EMAIL_EXISTS`:
   ///   the email belongs to another account); `.userDisabled`; `.server`.
-  public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+  public func signIn(with credential: IdentityProviderCredential) async throws(UserBackendError)
+    -> AuthSession
+  {
     let credential = try CredentialValidation.validate(credential)
     let provider = credential.provider
     let token: JSONWebToken
@@ -123,7 +125,7 @@ extension FakeUserBackend {
       (record, isNew) = try findOrCreate(
         lookup: { try store.user(provider: provider, subject: subject) },
         create: NewUser(email: email, provider: provider, providerSubject: subject))
-    } catch let error as UserBackendError where error.backendCode == "EMAIL_EXISTS" {
+    } catch  where error.backendCode == "EMAIL_EXISTS" {
       throw UserBackendError(
         .accountAlreadyExists, backendCode: "EMAIL_EXISTS",
         message: "Another account already uses this provider's email address.")
@@ -133,7 +135,7 @@ extension FakeUserBackend {
   }
 
   /// Throws unless the token's `nonce` claim is the SHA-256 hex of `rawNonce`.
-  static func checkNonce(claim: String?, rawNonce: String?) throws {
+  static func checkNonce(claim: String?, rawNonce: String?) throws(UserBackendError) {
     switch (claim, rawNonce) {
     case (nil, nil):
       return
@@ -165,7 +167,7 @@ extension FakeUserBackend {
   /// answer does not reveal which emails have accounts.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "email")`, `.invalidEmail`,
   ///   `.server`.
-  public func sendPasswordReset(email: String) async throws {
+  public func sendPasswordReset(email: String) async throws(UserBackendError) {
     let canonical = try CredentialValidation.validateEmail(email)
     try Self.storeCall { try store.recordPasswordResetRequest(email: canonical) }
   }
@@ -174,7 +176,7 @@ extension FakeUserBackend {
   /// `.signedOut`. The session is checked first (refreshed when expired), so a revoked
   /// session cannot delete.
   /// - Throws: ``UserBackendError`` `.notSignedIn`, `.sessionExpired`, `.server`.
-  public func deleteAccount() async throws {
+  public func deleteAccount() async throws(UserBackendError) {
     let session = try await validSession(forceRefresh: false)
     _ = try Self.storeCall { try store.deleteUser(id: session.user.id) }
     try await sessions.signOut(session)
@@ -184,7 +186,7 @@ extension FakeUserBackend {
 
   /// The account `lookup` finds, else a new one from `create`; a concurrent creation of
   /// the same account (the UNIQUE index refuses ours) falls back to the lookup.
-  func findOrCreate(lookup: () throws -> UserRecord?, create: NewUser) throws -> (
+  func findOrCreate(lookup: () throws -> UserRecord?, create: NewUser) throws(UserBackendError) -> (
     UserRecord, Bool
   ) {
     if let existing = try Self.storeCall(lookup) { return (existing, false) }

@@ -67,8 +67,10 @@ public final class FakeUserBackend: UserBackend {
   /// - Throws: ``UserBackendError`` `.invalidInput` (empty field, named), `.invalidEmail`,
   ///   `.weakPassword(minimumLength: 6)`, `.accountAlreadyExists` (`EMAIL_EXISTS`,
   ///   `USERNAME_EXISTS`), `.server` (`DATABASE_ERROR`).
-  public func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
-    let valid = try CredentialValidation.validate(credential, forSignUp: true)
+  public func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
+  {
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: true, capabilities: capabilities)
     var new = NewUser(password: valid.password, provider: "password")
     switch valid.identifier {
     case .email(let email): new.email = email
@@ -93,8 +95,10 @@ public final class FakeUserBackend: UserBackend {
   /// work; a disabled account is reported only to a caller with the right password.
   /// - Throws: ``UserBackendError`` `.invalidInput`, `.invalidEmail`, `.invalidCredentials`
   ///   (`INVALID_LOGIN_CREDENTIALS`), `.userDisabled` (`USER_DISABLED`), `.server`.
-  public func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
-    let valid = try CredentialValidation.validate(credential, forSignUp: false)
+  public func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
+  {
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: false, capabilities: capabilities)
     let found = try Self.storeCall {
       switch valid.identifier {
       case .email(let email): try store.user(email: email)
@@ -120,7 +124,7 @@ public final class FakeUserBackend: UserBackend {
 
   /// The signed-in user from the session store, or `nil`. Makes no store lookup.
   /// - Throws: ``UserBackendError`` `.misconfigured` when the session store cannot be read.
-  public func currentUser() async throws -> User? {
+  public func currentUser() async throws(UserBackendError) -> User? {
     try await sessions.session()?.user
   }
 
@@ -129,7 +133,7 @@ public final class FakeUserBackend: UserBackend {
   /// revoked in the store, as with Firebase.
   /// - Throws: ``UserBackendError`` `.misconfigured` when the session store cannot be
   ///   written.
-  public func signOut() async throws {
+  public func signOut() async throws(UserBackendError) {
     try await sessions.signOut()
   }
 
@@ -141,7 +145,7 @@ public final class FakeUserBackend: UserBackend {
   ///   (`INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`, `USER_DISABLED`) after clearing the
   ///   session; `.server` (`DATABASE_ERROR`), which keeps the session; `.misconfigured`
   ///   when the session store cannot be used.
-  public func idToken(forceRefresh: Bool) async throws -> String {
+  public func idToken(forceRefresh: Bool) async throws(UserBackendError) -> String {
     try await validSession(forceRefresh: forceRefresh).bearerToken
   }
 
@@ -154,18 +158,20 @@ public final class FakeUserBackend: UserBackend {
   // MARK: - Sessions
 
   /// The stored session, refreshed first when expired or `forceRefresh`.
-  func validSession(forceRefresh: Bool) async throws -> AuthSession {
+  func validSession(forceRefresh: Bool) async throws(UserBackendError) -> AuthSession {
     let clock = self.clock
     return try await sessions.validSession(
       forceRefresh: forceRefresh, needsRefresh: { $0.isExpired(at: clock.now()) },
-      exchange: { [self] current in try rotate(current) })
+      exchange: { [self] current throws(UserBackendError) -> SessionRefreshOutcome in
+        try rotate(current)
+      })
   }
 
   /// Issues tokens for `record`, stores the session (dropping the pending verification
   /// `completing`, when given) and publishes `.signedIn`.
   func startSession(
     for record: UserRecord, isNewUser: Bool, completing verificationID: String? = nil
-  ) async throws -> AuthSession {
+  ) async throws(UserBackendError) -> AuthSession {
     let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
     let session = makeSession(
       for: record.user, refreshToken: refreshToken, isNewUser: isNewUser)
@@ -175,7 +181,7 @@ public final class FakeUserBackend: UserBackend {
 
   /// Rotates the stored session's refresh token: the engine's exchange, run under the
   /// session store's exclusive lock with the session as stored now.
-  func rotate(_ current: AuthSession) throws -> SessionRefreshOutcome {
+  func rotate(_ current: AuthSession) throws(UserBackendError) -> SessionRefreshOutcome {
     let rotated: (userID: String, refreshToken: String)
     let record: UserRecord?
     do {
@@ -193,6 +199,8 @@ public final class FakeUserBackend: UserBackend {
       default:
         throw Self.mapped(error)
       }
+    } catch {
+      throw Self.mapped(error)
     }
     guard let record else {
       return .rejected(UserBackendError(.sessionExpired, backendCode: "USER_NOT_FOUND"))
@@ -229,7 +237,7 @@ public final class FakeUserBackend: UserBackend {
     .userDisabled, backendCode: "USER_DISABLED", message: "The account is disabled.")
 
   /// Runs a store call, mapping its errors with ``mapped(_:)``.
-  static func storeCall<T>(_ body: () throws -> T) throws -> T {
+  static func storeCall<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
     do {
       return try body()
     } catch {

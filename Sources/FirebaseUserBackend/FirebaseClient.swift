@@ -24,21 +24,21 @@ struct FirebaseClient: Sendable {
   func send<Endpoint: FirebaseEndpoint>(
     _ endpoint: Endpoint, capability: Capability, usesSession: Bool = false,
     secrets: [String] = []
-  ) async throws -> Endpoint.Response {
+  ) async throws(UserBackendError) -> Endpoint.Response {
     let context = FirebaseErrorContext(
       operation: Self.operationName(Endpoint.service), capability: capability,
       usesSession: usesSession)
     let allSecrets = [endpoints.apiKey] + secrets
     do {
       return try await perform(endpoint, context: context)
-    } catch let error as UserBackendError {
+    } catch {
       throw Self.scrub(error, secrets: allSecrets)
     }
   }
 
   private func perform<Endpoint: FirebaseEndpoint>(
     _ endpoint: Endpoint, context: FirebaseErrorContext
-  ) async throws -> Endpoint.Response {
+  ) async throws(UserBackendError) -> Endpoint.Response {
     let request = try makeRequest(endpoint)
     let response = try await transport.sendForBackend(request)
     guard response.isSuccess else {
@@ -62,7 +62,9 @@ struct FirebaseClient: Sendable {
   }
 
   /// The HTTP request for `endpoint`: `POST`, the full URL with `?key=`, `Content-Type`.
-  func makeRequest<Endpoint: FirebaseEndpoint>(_ endpoint: Endpoint) throws -> HTTPRequest {
+  func makeRequest<Endpoint: FirebaseEndpoint>(_ endpoint: Endpoint) throws(UserBackendError)
+    -> HTTPRequest
+  {
     guard let url = endpoints.url(for: Endpoint.service) else {
       throw UserBackendError(
         .misconfigured(setting: "apiKey", reason: "does not form a valid request URL"))

@@ -76,7 +76,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   ///   loopback nor the emulator host); on Linux also `emulatorHost`, `identityToolkitBaseURL`
   ///   or `secureTokenURL` with an IPv6 literal host (`[::1]:9099`), which the URL loader
   ///   cannot reach. The API key is never part of the message.
-  func resolvedEndpoints() throws -> FirebaseEndpoints {
+  func resolvedEndpoints() throws(UserBackendError) -> FirebaseEndpoints {
     guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw UserBackendError(.misconfigured(setting: "apiKey", reason: "must not be empty"))
     }
@@ -109,7 +109,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
       emulatorHost: emulator?.host)
   }
 
-  private static func url(_ text: String) throws -> URL {
+  private static func url(_ text: String) throws(UserBackendError) -> URL {
     guard let url = URL(string: text) else {
       throw UserBackendError(
         .misconfigured(setting: "emulatorHost", reason: "does not form a valid URL"))
@@ -119,7 +119,9 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
 
   /// Refuses plain HTTP except to loopback or the configured emulator host, and (on
   /// Linux) IPv6 literal hosts, which the URL loader cannot reach.
-  static func checkTransportSecurity(_ url: URL, setting: String, emulatorHost: String?) throws {
+  static func checkTransportSecurity(_ url: URL, setting: String, emulatorHost: String?)
+    throws(UserBackendError)
+  {
     let scheme = url.scheme?.lowercased()
     guard let host = url.host?.lowercased(), !host.isEmpty else {
       throw UserBackendError(.misconfigured(setting: setting, reason: "must be an absolute URL"))
@@ -169,7 +171,7 @@ struct EmulatorAddress: Sendable, Hashable {
   /// Parses `host:port` or `[v6]:port` (the latter refused on Linux, where the URL loader
   /// cannot reach IPv6 literals: see `URLLoaderSupport`).
   /// - Throws: `.misconfigured(setting: "emulatorHost")`.
-  init(parsing text: String) throws {
+  init(parsing text: String) throws(UserBackendError) {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     let bad = UserBackendError(
       .misconfigured(

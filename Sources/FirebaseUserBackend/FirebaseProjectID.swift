@@ -8,13 +8,13 @@ import UserBackendKit
 ///
 /// Checked before any request, so an ID that could never name a project is refused up
 /// front and each valid ID names exactly one session file.
-public enum FirebaseProjectID {
+package enum FirebaseProjectID {
   /// The allowed lengths.
-  public static let lengths = 6...30
+  package static let lengths = 6...30
 
   /// The reason a value breaks the rule, or `nil` when it is a valid project ID. The
   /// reason never contains the value.
-  public static func problem(with projectID: String) -> String? {
+  package static func problem(with projectID: String) -> String? {
     let scalars = Array(projectID.unicodeScalars)
     guard lengths.contains(scalars.count) else {
       return "must be \(lengths.lowerBound) to \(lengths.upperBound) characters long "

@@ -89,7 +89,7 @@ enum FirebaseSessionBuilder {
   static func session(
     user: User, grant: FirebaseTokenGrant, claims: FirebaseIDTokenClaims?, isNewUser: Bool,
     now: Date
-  ) throws -> AuthSession {
+  ) throws(UserBackendError) -> AuthSession {
     var lifetime = grant.expiresIn
     if lifetime == nil, let exp = claims?.exp, let iat = claims?.iat { lifetime = exp - iat }
     guard let lifetime else {

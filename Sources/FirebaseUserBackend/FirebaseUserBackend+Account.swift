@@ -10,7 +10,7 @@ extension FirebaseUserBackend {
   /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` when the user was
   ///   deleted or disabled or the tokens were revoked (the session is cleared);
   ///   `.network` (kept), `.server`, `.malformedResponse`.
-  public func refreshUser() async throws -> User {
+  public func refreshUser() async throws(UserBackendError) -> User {
     let (session, info) = try await withSessionToken { session in
       let response = try await client.send(
         LookupRequest(idToken: session.bearerToken), capability: .tokenRefresh,
@@ -42,7 +42,7 @@ extension FirebaseUserBackend {
   /// - Throws: ``UserBackendError``: `.invalidInput(field: "password")`, `.weakPassword`
   ///   before any request; `.notSignedIn`, `.sessionExpired`, `.server`
   ///   (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`), `.network`, `.malformedResponse`.
-  public func updatePassword(_ newPassword: String) async throws -> AuthSession {
+  public func updatePassword(_ newPassword: String) async throws(UserBackendError) -> AuthSession {
     try CredentialValidation.validateNewPassword(newPassword)
     return try await update(secrets: [newPassword]) { idToken in
       UpdateAccountRequest(idToken: idToken, password: newPassword)
@@ -54,7 +54,7 @@ extension FirebaseUserBackend {
   ///
   /// - Throws: ``UserBackendError``: `.notSignedIn`, `.sessionExpired`, `.network`,
   ///   `.server`, `.malformedResponse`.
-  public func updateDisplayName(_ displayName: String?) async throws -> User {
+  public func updateDisplayName(_ displayName: String?) async throws(UserBackendError) -> User {
     let name = displayName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     let session = try await update(secrets: []) { idToken in
       name.isEmpty
@@ -67,7 +67,7 @@ extension FirebaseUserBackend {
   /// Sends `accounts:update`, then stores the changed user and any new tokens.
   private func update(
     secrets: [String], _ makeRequest: (String) -> UpdateAccountRequest
-  ) async throws -> AuthSession {
+  ) async throws(UserBackendError) -> AuthSession {
     let (session, request, response) = try await withSessionToken { session in
       let request = makeRequest(session.bearerToken)
       let response = try await client.send(
@@ -106,7 +106,7 @@ extension FirebaseUserBackend {
   }
 
   /// Replaces the stored user of `session`'s sign-in, if it is still stored.
-  private func storeUser(_ user: User, for session: AuthSession) async throws {
+  private func storeUser(_ user: User, for session: AuthSession) async throws(UserBackendError) {
     try await state.update { state in
       guard var stored = state.session, stored.user.id == session.user.id,
         stored.user != user

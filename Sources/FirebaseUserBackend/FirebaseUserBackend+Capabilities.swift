@@ -9,7 +9,7 @@ extension FirebaseUserBackend {
   /// - Throws: ``UserBackendError``: `.unsupported(capability: .anonymousSignIn)` when the
   ///   project disabled it (`OPERATION_NOT_ALLOWED`), `.network`, `.server`,
   ///   `.malformedResponse`, `.misconfigured`.
-  public func signInAnonymously() async throws -> AuthSession {
+  public func signInAnonymously() async throws(UserBackendError) -> AuthSession {
     let response = try await client.send(SignUpRequest(), capability: .anonymousSignIn)
     let grant = FirebaseTokenGrant(
       idToken: response.idToken, refreshToken: response.refreshToken,
@@ -23,7 +23,7 @@ extension FirebaseUserBackend {
   /// ``startPhoneVerification(phoneNumber:appVerification:)`` without a proof: enough
   /// for the Auth Emulator; production projects answer `.invalidInput(field:
   /// "appVerification")`.
-  public func startPhoneVerification(phoneNumber: String) async throws -> String {
+  public func startPhoneVerification(phoneNumber: String) async throws(UserBackendError) -> String {
     try await startPhoneVerification(phoneNumber: phoneNumber, appVerification: nil)
   }
 
@@ -45,8 +45,8 @@ extension FirebaseUserBackend {
   ///   `.network`, `.malformedResponse`.
   public func startPhoneVerification(
     phoneNumber: String, appVerification: AppVerificationProof?
-  ) async throws -> String {
-    let number = try PhoneNumberValidation.validate(phoneNumber)
+  ) async throws(UserBackendError) -> String {
+    let number = try CredentialValidation.validatePhoneNumber(phoneNumber)
     try appVerification?.validate()
     let response = try await client.send(
       SendVerificationCodeRequest(phoneNumber: number, proof: appVerification),
@@ -72,16 +72,11 @@ extension FirebaseUserBackend {
   ///   ``UserBackendError/smsCodeRejectedMessage`` when the code is wrong or expired or
   ///   the verification unknown (`INVALID_CODE`, `SESSION_EXPIRED`,
   ///   `INVALID_SESSION_INFO`), `.network`, `.server`, `.malformedResponse`.
-  public func signIn(verificationID: String, code: String) async throws -> AuthSession {
-    let verificationID = verificationID.trimmingCharacters(in: .whitespacesAndNewlines)
-    let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !verificationID.isEmpty else {
-      throw UserBackendError(.invalidInput(field: "verificationID", reason: "must not be empty"))
-    }
-    guard !code.isEmpty, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-      throw UserBackendError(
-        .invalidInput(field: "code", reason: "must be the digits of the SMS code"))
-    }
+  public func signIn(verificationID: String, code: String) async throws(UserBackendError)
+    -> AuthSession
+  {
+    let (verificationID, code) = try CredentialValidation.validatePhoneSignIn(
+      verificationID: verificationID, code: code)
     let response = try await client.send(
       SignInWithPhoneNumberRequest(sessionInfo: verificationID, code: code),
       capability: .phoneNumberSignIn, secrets: [verificationID])
@@ -119,7 +114,9 @@ extension FirebaseUserBackend {
   ///   sent inside a 200 answer as `errorMessage`), `.invalidCredentials`
   ///   (`INVALID_IDP_RESPONSE`, `MISSING_OR_INVALID_NONCE`), `.unsupported`
   ///   (`OPERATION_NOT_ALLOWED`), `.network`, `.server`, `.malformedResponse`.
-  public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+  public func signIn(with credential: IdentityProviderCredential) async throws(UserBackendError)
+    -> AuthSession
+  {
     let credential = try CredentialValidation.validate(credential)
     let provider = credential.provider
     let response = try await client.send(
@@ -149,7 +146,7 @@ extension FirebaseUserBackend {
   ///   before any request; `.invalidCredentials` (`EMAIL_NOT_FOUND`, only without email
   ///   enumeration protection), `.rateLimited` (`RESET_PASSWORD_EXCEED_LIMIT`),
   ///   `.network`, `.server`, `.malformedResponse`.
-  public func sendPasswordReset(email: String) async throws {
+  public func sendPasswordReset(email: String) async throws(UserBackendError) {
     let email = try CredentialValidation.validateEmail(email)
     _ = try await client.send(SendPasswordResetRequest(email: email), capability: .passwordReset)
   }
@@ -160,7 +157,7 @@ extension FirebaseUserBackend {
   /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` when the server
   ///   rejects the session (it is cleared); `.network` (the session is kept), `.server`,
   ///   `.malformedResponse`.
-  public func deleteAccount() async throws {
+  public func deleteAccount() async throws(UserBackendError) {
     let deleted = try await withSessionToken { session in
       _ = try await client.send(
         DeleteAccountRequest(idToken: session.bearerToken), capability: .accountDeletion,
@@ -173,21 +170,5 @@ extension FirebaseUserBackend {
       return true
     }
     if cleared { state.publish(.signedOut, user: nil) }
-  }
-}
-
-/// The E.164 check run before any phone request.
-enum PhoneNumberValidation {
-  /// Trims the number and checks it with the rule every layer shares
-  /// (``UserBackendKit/IdentifierCanonicalization/phoneNumber(_:)``: E.164, the country's
-  /// length, no trunk prefix after the country code).
-  ///
-  /// - Returns: the canonical number.
-  /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")`.
-  static func validate(_ phoneNumber: String) throws -> String {
-    guard !phoneNumber.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      throw UserBackendError(.invalidInput(field: "phoneNumber", reason: "must not be empty"))
-    }
-    return try IdentifierCanonicalization.phoneNumber(phoneNumber)
   }
 }

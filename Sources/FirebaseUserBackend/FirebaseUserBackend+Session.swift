@@ -1,3 +1,4 @@
+import AdapterSupport
 import Foundation
 import UserBackendKit
 
@@ -5,24 +6,28 @@ extension FirebaseUserBackend {
   /// The stored session with an ID token valid for at least ``refreshMargin`` seconds
   /// (by the injected clock), refreshing it first when needed (or when `forceRefresh`),
   /// through the ``SessionEngine``: single flight, under the store's exclusive lock.
-  func freshSession(forceRefresh: Bool) async throws -> AuthSession {
+  func freshSession(forceRefresh: Bool) async throws(UserBackendError) -> AuthSession {
     let clock = self.clock
     return try await state.validSession(
       forceRefresh: forceRefresh,
       needsRefresh: { $0.isExpired(at: clock.now(), margin: Self.refreshMargin) },
-      exchange: { [self] current in try await exchange(current) })
+      exchange: { [self] current async throws(UserBackendError) -> SessionRefreshOutcome in
+        try await exchange(current)
+      })
   }
 
   /// One Secure Token exchange of `current`'s refresh token. A definitive rejection
   /// (`.sessionExpired`) is `.rejected`: the engine clears the session.
-  private func exchange(_ current: AuthSession) async throws -> SessionRefreshOutcome {
+  private func exchange(_ current: AuthSession) async throws(UserBackendError)
+    -> SessionRefreshOutcome
+  {
     let refreshToken = current.refreshToken ?? ""
     let response: RefreshTokenResponse
     do {
       response = try await client.send(
         RefreshTokenRequest(refreshToken: refreshToken), capability: .tokenRefresh,
         usesSession: true, secrets: [refreshToken, current.bearerToken])
-    } catch let error as UserBackendError where error.code == .sessionExpired {
+    } catch  where error.code == .sessionExpired {
       return .rejected(error)
     }
     let grant = FirebaseTokenGrant(
@@ -42,11 +47,11 @@ extension FirebaseUserBackend {
   /// definitive rejection clears the session and throws `.sessionExpired`.
   func withSessionToken<T>(
     _ call: (AuthSession) async throws -> T
-  ) async throws -> T {
+  ) async throws(UserBackendError) -> T {
     let session = try await freshSession(forceRefresh: false)
     do {
-      return try await call(session)
-    } catch let error as UserBackendError where error.code == .sessionExpired {
+      return try await Self.typed { () async throws -> T in try await call(session) }
+    } catch  where error.code == .sessionExpired {
       let code = error.backendCode?.rawValue ?? ""
       guard code == "INVALID_ID_TOKEN" || code == "TOKEN_EXPIRED" else {
         try await revoke(session)
@@ -54,18 +59,31 @@ extension FirebaseUserBackend {
       }
       let renewed = try await freshSession(forceRefresh: true)
       do {
-        return try await call(renewed)
-      } catch let error as UserBackendError where error.code == .sessionExpired {
+        return try await Self.typed { () async throws -> T in try await call(renewed) }
+      } catch  where error.code == .sessionExpired {
         try await revoke(renewed)
         throw error
       }
     }
   }
 
+  /// Runs `body`, whose calls throw ``UserBackendError`` only (the closures passed to
+  /// ``withSessionToken(_:)`` wrap `client.send`), as a typed-throws call. Anything else
+  /// would be a transport failure and becomes `.network`.
+  private static func typed<T>(
+    _ body: () async throws -> T
+  ) async throws(UserBackendError) -> T {
+    do {
+      return try await body()
+    } catch {
+      throw error as? UserBackendError ?? UserBackendError(transportFailure: error)
+    }
+  }
+
   /// Clears the stored session if it is still the sign-in `session` belongs to (same
   /// user and refresh token), keeping a pending phone verification, and publishes
   /// `.sessionRevoked`.
-  func revoke(_ session: AuthSession) async throws {
+  func revoke(_ session: AuthSession) async throws(UserBackendError) {
     try await state.revoke(session)
   }
 }

@@ -51,7 +51,7 @@ public final class FirebaseUserBackend: UserBackend {
     configuration: FirebaseConfiguration, transport: any HTTPTransport,
     sessionStore: any SessionStore, clock: any AuthClock = SystemClock(),
     logger: HTTPLogger? = nil
-  ) throws {
+  ) throws(UserBackendError) {
     self.configuration = configuration
     self.client = FirebaseClient(
       endpoints: try configuration.resolvedEndpoints(),
@@ -68,7 +68,8 @@ public final class FirebaseUserBackend: UserBackend {
   ///   `.invalidInput`, `.invalidEmail`, `.weakPassword` (before any request);
   ///   `.accountAlreadyExists` (`EMAIL_EXISTS`), `.unsupported` (`OPERATION_NOT_ALLOWED`),
   ///   `.rateLimited`, `.misconfigured`, `.network`, `.server`, `.malformedResponse`.
-  public func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
+  public func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
+  {
     let (email, password) = try validatedEmailCredential(credential, forSignUp: true)
     let response = try await client.send(
       SignUpRequest(email: email, password: password), capability: .emailPassword,
@@ -89,7 +90,8 @@ public final class FirebaseUserBackend: UserBackend {
   ///   `INVALID_LOGIN_CREDENTIALS`), `.userDisabled`, `.rateLimited`,
   ///   `.unsupported(capability: "multiFactorAuthentication")` when a second factor is
   ///   required, `.misconfigured`, `.network`, `.server`, `.malformedResponse`.
-  public func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
+  public func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
+  {
     let (email, password) = try validatedEmailCredential(credential, forSignUp: false)
     let response = try await client.send(
       SignInWithPasswordRequest(email: email, password: password), capability: .emailPassword,
@@ -113,7 +115,7 @@ public final class FirebaseUserBackend: UserBackend {
 
   /// The user stored with the session, or `nil`. No network call; see ``refreshUser()``.
   /// - Throws: ``UserBackendError`` when the session store cannot be read.
-  public func currentUser() async throws -> User? {
+  public func currentUser() async throws(UserBackendError) -> User? {
     try await state.load().session?.user
   }
 
@@ -121,7 +123,7 @@ public final class FirebaseUserBackend: UserBackend {
   /// stored session, keeps a pending phone verification. Signing out twice is not an
   /// error.
   /// - Throws: ``UserBackendError`` when the session store cannot be written.
-  public func signOut() async throws {
+  public func signOut() async throws(UserBackendError) {
     try await state.signOut()
   }
 
@@ -132,7 +134,7 @@ public final class FirebaseUserBackend: UserBackend {
   ///   rejected the refresh token (the session is cleared and `.sessionRevoked`
   ///   published); `.network` (the session is kept); `.misconfigured`, `.server`,
   ///   `.malformedResponse`.
-  public func idToken(forceRefresh: Bool) async throws -> String {
+  public func idToken(forceRefresh: Bool) async throws(UserBackendError) -> String {
     try await freshSession(forceRefresh: forceRefresh).bearerToken
   }
 
@@ -143,17 +145,15 @@ public final class FirebaseUserBackend: UserBackend {
 
   // MARK: Helpers shared by the operations
 
-  /// Checks a credential before any request: email identifiers only, then
-  /// ``CredentialValidation``.
-  func validatedEmailCredential(_ credential: PasswordCredential, forSignUp: Bool) throws
-    -> (email: String, password: String)
+  /// Checks a credential before any request with the shared check
+  /// (``UserBackendKit/CredentialValidation/validate(_:forSignUp:capabilities:)``): a
+  /// user name is `.unsupported(capability: .usernamePassword)`, as Firebase accounts are
+  /// identified by email address.
+  func validatedEmailCredential(_ credential: PasswordCredential, forSignUp: Bool)
+    throws(UserBackendError) -> (email: String, password: String)
   {
-    guard case .email = credential.identifier else {
-      throw UserBackendError(
-        .unsupported(capability: .usernamePassword),
-        message: "Firebase accounts are identified by email address, not user name.")
-    }
-    let valid = try CredentialValidation.validate(credential, forSignUp: forSignUp)
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: forSignUp, capabilities: capabilities)
     guard case .email(let email) = valid.identifier else {
       throw UserBackendError(.unsupported(capability: .usernamePassword))
     }
@@ -166,7 +166,7 @@ public final class FirebaseUserBackend: UserBackend {
     grant: FirebaseTokenGrant, localId: String, email: String?, displayName: String?,
     phoneNumber: String?, defaultProvider: String, isNewUser: Bool,
     clearingPhoneVerification: Bool = false
-  ) async throws -> AuthSession {
+  ) async throws(UserBackendError) -> AuthSession {
     let claims = FirebaseIDTokenClaims.read(grant.idToken)
     let user = FirebaseSessionBuilder.user(
       id: localId, email: email, displayName: displayName, phoneNumber: phoneNumber,

@@ -47,7 +47,7 @@ struct NCMBClient: Sendable {
   }()
 
   /// JSON bytes of `value` (sorted keys).
-  static func json(_ value: some Encodable) throws -> Data {
+  static func json(_ value: some Encodable) throws(UserBackendError) -> Data {
     do {
       return try encoder.encode(value)
     } catch {
@@ -59,7 +59,9 @@ struct NCMBClient: Sendable {
   ///
   /// Header order: application key, timestamp, signature, session token (when given),
   /// `Content-Type: application/json`.
-  func request(for endpoint: NCMBEndpoint, sessionToken: String?) throws -> HTTPRequest {
+  func request(for endpoint: NCMBEndpoint, sessionToken: String?) throws(UserBackendError)
+    -> HTTPRequest
+  {
     guard var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)
     else {
       throw UserBackendError(.misconfigured(setting: "baseURL", reason: "is not a valid URL"))
@@ -143,7 +145,7 @@ struct NCMBClient: Sendable {
   /// - Throws: ``UserBackendError`` `.malformedResponse` naming the endpoint and the
   ///   missing or mistyped field, never the body's contents.
   static func decode<T: Decodable>(_ type: T.Type, from answer: NCMBAnswer, endpoint: String)
-    throws -> T
+    throws(UserBackendError) -> T
   {
     do {
       return try JSONDecoder().decode(type, from: answer.body)

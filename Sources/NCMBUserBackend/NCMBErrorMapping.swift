@@ -17,10 +17,10 @@ import UserBackendKit
 /// | E429xxx | `rateLimited(retryAfter:)` from `Retry-After` |
 /// | E100001 (response signature mismatch) | `malformedResponse` |
 /// | everything else (E400000, E400001, E401000, E401004, E403xxx, E404xxx, E405xxx, E413xxx, E414000, E415001, E5xxxxx, unknown codes) | `server(status:code:message:)` |
-public enum NCMBErrorMapping {
+enum NCMBErrorMapping {
   /// Codes that mean the session token no longer works when a call sent one: invalid,
   /// expired or revoked token (E401001), the user is gone (E404001, E404006).
-  public static let sessionRejectionCodes: Set<String> = ["E401001", "E404001", "E404006"]
+  static let sessionRejectionCodes: Set<String> = ["E401001", "E404001", "E404006"]
 
   /// The portable error for an NCMB error answer.
   ///
@@ -30,7 +30,7 @@ public enum NCMBErrorMapping {
   ///   - status: the HTTP status of the answer.
   ///   - retryAfter: the `Retry-After` header in seconds, when sent.
   ///   - sentSessionToken: whether the request carried `X-NCMB-Apps-Session-Token`.
-  public static func error(
+  static func error(
     code: String, message: String?, status: Int, retryAfter: TimeInterval? = nil,
     sentSessionToken: Bool
   ) -> UserBackendError {

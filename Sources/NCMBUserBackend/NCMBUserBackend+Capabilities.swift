@@ -10,7 +10,7 @@ extension NCMBUserBackend {
   ///   ["anonymous"]` and a server-chosen `username`; `isNewUser` is `true`.
   /// - Throws: ``UserBackendError``: `.unsupported` (E403005, disabled for the
   ///   application), `.network`, `.server`, `.malformedResponse`.
-  public func signInAnonymously() async throws -> AuthSession {
+  public func signInAnonymously() async throws(UserBackendError) -> AuthSession {
     let body = NCMBAuthDataSignUpRequest(
       authData: NCMBAuthData(anonymous: .init(id: makeUUID().uuidString)))
     let endpoint = NCMBEndpoint(
@@ -49,7 +49,9 @@ extension NCMBUserBackend {
   ///   `.invalidCredentials` when SHA-256(`rawNonce`) is not the token's `nonce` (as on
   ///   the other backends); then `.invalidCredentials` (E401003), `.unsupported` (E403005),
   ///   `.accountAlreadyExists` (E409001), `.network`, `.server`, `.malformedResponse`.
-  public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+  public func signIn(with credential: IdentityProviderCredential) async throws(UserBackendError)
+    -> AuthSession
+  {
     let credential = try CredentialValidation.validate(credential)
     guard credential.provider == "apple.com" else {
       throw UserBackendError(
@@ -78,7 +80,7 @@ extension NCMBUserBackend {
   /// - Throws: ``UserBackendError``: `.invalidInput` / `.invalidEmail` before any
   ///   request; then `.invalidInput` (E400004 / E400006), `.network`, `.server`,
   ///   `.malformedResponse`.
-  public func sendPasswordReset(email: String) async throws {
+  public func sendPasswordReset(email: String) async throws(UserBackendError) {
     let mailAddress = try CredentialValidation.validateEmail(email)
     let endpoint = NCMBEndpoint(
       method: .post, pathSegments: ["requestPasswordReset"],
@@ -96,7 +98,7 @@ extension NCMBUserBackend {
   ///
   /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` (E401001 /
   ///   E404001: session cleared); `.network` (session kept), `.server`.
-  public func deleteAccount() async throws {
+  public func deleteAccount() async throws(UserBackendError) {
     let session = try await requireSession()
     let endpoint = NCMBEndpoint(
       method: .delete, pathSegments: ["users", session.user.id], name: "delete user")
@@ -113,7 +115,7 @@ extension NCMBUserBackend {
   /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` (E401001 /
   ///   E404001: session cleared); `.network` (session kept), `.server`,
   ///   `.malformedResponse`.
-  public func refreshUser() async throws -> User {
+  public func refreshUser() async throws(UserBackendError) -> User {
     let session = try await requireSession()
     let endpoint = NCMBEndpoint(
       method: .get, pathSegments: ["users", session.user.id], name: "fetch user")
@@ -139,7 +141,7 @@ extension NCMBUserBackend {
   ///   empty `userName`, empty password), `.invalidEmail`, `.weakPassword`; `.notSignedIn`;
   ///   then `.accountAlreadyExists` (E409001), `.sessionExpired`, `.network`, `.server`,
   ///   `.malformedResponse`.
-  public func updateUser(_ changes: NCMBUpdateUserRequest) async throws -> User {
+  public func updateUser(_ changes: NCMBUpdateUserRequest) async throws(UserBackendError) -> User {
     var valid = NCMBUpdateUserRequest()
     if let userName = changes.userName {
       valid.userName = try CredentialValidation.validateUsername(userName)
@@ -174,7 +176,9 @@ extension NCMBUserBackend {
   }
 
   /// `authData.apple` for a credential, checked before any request.
-  func appleAuthData(_ credential: IdentityProviderCredential) throws -> NCMBAuthData.Apple {
+  func appleAuthData(_ credential: IdentityProviderCredential) throws(UserBackendError)
+    -> NCMBAuthData.Apple
+  {
     guard let token = try? JSONWebToken(parsing: credential.idToken) else {
       throw UserBackendError(.invalidInput(field: "idToken", reason: "is not a JWT"))
     }

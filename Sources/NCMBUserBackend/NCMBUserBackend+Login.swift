@@ -38,7 +38,7 @@ extension NCMBUserBackend {
   func logIn(
     _ attempt: NCMBLoginAttempt, password: String, sentUserName: String,
     sentMailAddress: String?
-  ) async throws -> AuthSession {
+  ) async throws(UserBackendError) -> AuthSession {
     let endpoint: NCMBEndpoint
     if configuration.legacyGETLogin {
       endpoint = NCMBEndpoint(

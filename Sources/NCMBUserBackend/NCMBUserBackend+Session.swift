@@ -1,3 +1,4 @@
+import AdapterSupport
 import BackendHTTP
 import Foundation
 import UserBackendKit
@@ -6,7 +7,9 @@ extension NCMBUserBackend {
   /// Sends `endpoint` and maps NCMB error answers. When the request carried
   /// `sessionToken` and the answer rejects it, the stored session is cleared (if it
   /// still holds that token), `sessionRevoked` is published and `sessionExpired` thrown.
-  func perform(_ endpoint: NCMBEndpoint, sessionToken: String?) async throws -> NCMBAnswer {
+  func perform(_ endpoint: NCMBEndpoint, sessionToken: String?) async throws(UserBackendError)
+    -> NCMBAnswer
+  {
     do {
       return try await client.send(endpoint, sessionToken: sessionToken)
     } catch let error as NCMBServerError {
@@ -14,7 +17,15 @@ extension NCMBUserBackend {
         try await revoke(sessionToken: sessionToken)
       }
       throw Self.mapped(error, sentSessionToken: sessionToken != nil)
+    } catch {
+      throw Self.mapped(error)
     }
+  }
+
+  /// A failure of ``NCMBClient/send(_:sessionToken:)`` that is not an NCMB error answer:
+  /// already a ``UserBackendError`` (the client maps everything else), else `.network`.
+  static func mapped(_ error: any Error) -> UserBackendError {
+    error as? UserBackendError ?? UserBackendError(transportFailure: error)
   }
 
   /// The portable error for an NCMB error answer.
@@ -25,7 +36,7 @@ extension NCMBUserBackend {
   }
 
   /// The stored session, or `.notSignedIn`.
-  func requireSession() async throws -> AuthSession {
+  func requireSession() async throws(UserBackendError) -> AuthSession {
     try await sessions.requireSession()
   }
 
@@ -33,7 +44,7 @@ extension NCMBUserBackend {
   /// - Throws: `.malformedResponse` when the answer has no session token; store errors.
   func establish(
     _ response: NCMBUserResponse, user: User, isNewUser: Bool, endpoint: String
-  ) async throws -> AuthSession {
+  ) async throws(UserBackendError) -> AuthSession {
     guard let token = response.sessionToken, !token.isEmpty else {
       throw NCMBClient.malformed(endpoint, "has no sessionToken")
     }
@@ -44,7 +55,7 @@ extension NCMBUserBackend {
   }
 
   /// Replaces the stored user when the stored session still holds `sessionToken`.
-  func storeUser(_ user: User, sessionToken: String) async throws {
+  func storeUser(_ user: User, sessionToken: String) async throws(UserBackendError) {
     try await sessions.update { state in
       guard var session = state.session, session.bearerToken == sessionToken else {
         return false
@@ -57,7 +68,7 @@ extension NCMBUserBackend {
 
   /// Clears the stored session when it still holds `sessionToken` and publishes
   /// `sessionRevoked`.
-  func revoke(sessionToken: String) async throws {
+  func revoke(sessionToken: String) async throws(UserBackendError) {
     let cleared = try await sessions.update { state in
       guard state.session?.bearerToken == sessionToken else { return false }
       state.session = nil

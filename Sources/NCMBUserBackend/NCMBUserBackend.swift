@@ -71,7 +71,7 @@ public final class NCMBUserBackend: UserBackend {
     configuration: NCMBConfiguration, transport: any HTTPTransport,
     sessionStore: any SessionStore, clock: any AuthClock = SystemClock(),
     makeUUID: @escaping @Sendable () -> UUID = { UUID() }, logger: HTTPLogger? = nil
-  ) throws {
+  ) throws(UserBackendError) {
     try configuration.validate()
     self.configuration = configuration
     self.client = NCMBClient(
@@ -87,8 +87,10 @@ public final class NCMBUserBackend: UserBackend {
   /// - Throws: ``UserBackendError``: `.invalidInput`, `.invalidEmail`, `.weakPassword`
   ///   before any request; `.accountAlreadyExists` (E409001), `.misconfigured`,
   ///   `.rateLimited`, `.network`, `.server`, `.malformedResponse`.
-  public func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
-    let valid = try CredentialValidation.validate(credential, forSignUp: true)
+  public func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
+  {
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: true, capabilities: capabilities)
     let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
     let body = NCMBSignUpRequest(
       userName: userName, password: valid.password, mailAddress: mailAddress)
@@ -121,16 +123,18 @@ public final class NCMBUserBackend: UserBackend {
   ///   `.invalidCredentials` (E401002 to every request), `.misconfigured`,
   ///   `.rateLimited`, `.network`, `.server`, `.malformedResponse` (from the first
   ///   request that is not answered E401002).
-  public func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
-    let valid = try CredentialValidation.validate(credential, forSignUp: false)
+  public func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
+  {
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: false, capabilities: capabilities)
     let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
-    var lastError: (any Error)?
+    var lastError: UserBackendError?
     for attempt in Self.loginAttempts(typed: credential.identifier, canonical: valid.identifier) {
       do {
         return try await logIn(
           attempt, password: valid.password, sentUserName: userName,
           sentMailAddress: mailAddress)
-      } catch let error as UserBackendError where error.backendCode == "E401002" {
+      } catch  where error.backendCode == "E401002" {
         lastError = error
       }
     }
@@ -139,7 +143,7 @@ public final class NCMBUserBackend: UserBackend {
 
   /// The user of the stored session, or `nil`. No network call.
   /// - Throws: ``UserBackendError`` `.misconfigured` when the session store cannot be read.
-  public func currentUser() async throws -> User? {
+  public func currentUser() async throws(UserBackendError) -> User? {
     try await sessions.session()?.user
   }
 
@@ -153,7 +157,7 @@ public final class NCMBUserBackend: UserBackend {
   ///   local sign-out, ``UserBackendError`` `.network` or `.server` when the server could
   ///   not revoke the token: the user **is** signed out locally, but the old session token
   ///   may stay valid on the server until it expires.
-  public func signOut() async throws {
+  public func signOut() async throws(UserBackendError) {
     guard let session = try await sessions.signOut() else { return }
     let endpoint = NCMBEndpoint(method: .get, pathSegments: ["logout"], name: "logout")
     do {
@@ -161,6 +165,8 @@ public final class NCMBUserBackend: UserBackend {
     } catch let error as NCMBServerError {
       if NCMBErrorMapping.sessionRejectionCodes.contains(error.code) { return }
       throw Self.mapped(error, sentSessionToken: true)
+    } catch {
+      throw Self.mapped(error)
     }
   }
 
@@ -172,7 +178,7 @@ public final class NCMBUserBackend: UserBackend {
   /// - Throws: ``UserBackendError`` `.notSignedIn`; with `forceRefresh` also
   ///   `.sessionExpired` (session cleared), `.network` (session kept), `.server`,
   ///   `.malformedResponse`.
-  public func idToken(forceRefresh: Bool) async throws -> String {
+  public func idToken(forceRefresh: Bool) async throws(UserBackendError) -> String {
     let session = try await sessions.requireSession()
     if forceRefresh { _ = try await refreshUser() }
     return session.bearerToken

@@ -7,9 +7,9 @@ import UserBackendKit
 ///   per non-null `authData` key: `anonymous` → `"anonymous"`, `apple` → `"apple.com"`,
 ///   `facebook` / `twitter` / `google` → `"<key>.com"`, any other key as is.
 /// - `isAnonymous`: the only provider is `"anonymous"`.
-public enum NCMBUserMapping {
+enum NCMBUserMapping {
   /// The provider ID for an `authData` key.
-  public static func provider(forAuthDataKey key: String) -> String {
+  static func provider(forAuthDataKey key: String) -> String {
     switch key {
     case "anonymous": "anonymous"
     case "apple", "facebook", "twitter", "google": key + ".com"
@@ -26,7 +26,7 @@ public enum NCMBUserMapping {
   ///   - sentUserName: the `userName` the request sent, used when the answer omits it.
   ///   - sentMailAddress: the `mailAddress` the request sent, used when the answer omits it
   ///     (sign-up answers carry only `objectId`, `userName`, `sessionToken`, `createDate`).
-  public static func user(
+  static func user(
     from response: NCMBUserResponse, hasPasswordIdentity: Bool, sentUserName: String? = nil,
     sentMailAddress: String? = nil
   ) -> User {

@@ -6,16 +6,16 @@ import Foundation
 
 /// `POST /2013-09-01/users` with a password: sign-up (`docs/wire/ncmb.md` §3, "Sign up (ID/PW)").
 /// Optional fields are left out of the JSON when `nil`.
-public struct NCMBSignUpRequest: Codable, Sendable, Hashable {
+struct NCMBSignUpRequest: Codable, Sendable, Hashable {
   /// The user name; an email identifier is sent here too.
-  public var userName: String
+  var userName: String
   /// The password.
-  public var password: String
+  var password: String
   /// The mail address, for an email identifier.
-  public var mailAddress: String?
+  var mailAddress: String?
 
   /// A sign-up body.
-  public init(userName: String, password: String, mailAddress: String? = nil) {
+  init(userName: String, password: String, mailAddress: String? = nil) {
     self.userName = userName
     self.password = password
     self.mailAddress = mailAddress
@@ -24,38 +24,38 @@ public struct NCMBSignUpRequest: Codable, Sendable, Hashable {
 
 /// `POST /2013-09-01/users` with `authData`: anonymous sign-in and identity-provider
 /// sign-up / sign-in (`docs/wire/ncmb.md` §3, "Anonymous login", "SNS sign-up/login").
-public struct NCMBAuthDataSignUpRequest: Codable, Sendable, Hashable {
+struct NCMBAuthDataSignUpRequest: Codable, Sendable, Hashable {
   /// The provider entries; exactly one is set.
-  public var authData: NCMBAuthData
+  var authData: NCMBAuthData
 
   /// A body for `authData`.
-  public init(authData: NCMBAuthData) { self.authData = authData }
+  init(authData: NCMBAuthData) { self.authData = authData }
 }
 
 /// The `authData` object of a request (`docs/wire/ncmb.md` §3, "authData shapes").
-public struct NCMBAuthData: Codable, Sendable, Hashable {
+struct NCMBAuthData: Codable, Sendable, Hashable {
   /// `authData.anonymous`.
-  public var anonymous: Anonymous?
+  var anonymous: Anonymous?
   /// `authData.apple`.
-  public var apple: Apple?
+  var apple: Apple?
 
   /// `{"id": "<UUID>"}`: an anonymous identity.
-  public struct Anonymous: Codable, Sendable, Hashable {
+  struct Anonymous: Codable, Sendable, Hashable {
     /// A UUID string chosen by the client.
-    public var id: String
+    var id: String
     /// An entry.
-    public init(id: String) { self.id = id }
+    init(id: String) { self.id = id }
   }
 
   /// `{"id", "access_token", "client_id"}`: Sign in with Apple.
-  public struct Apple: Codable, Sendable, Hashable {
+  struct Apple: Codable, Sendable, Hashable {
     /// The Apple user identifier (the ID token's `sub` claim).
-    public var id: String
+    var id: String
     /// Apple's authorization code, which the service redeems with Apple (wire name
     /// `access_token`; not the ID token).
-    public var accessToken: String
+    var accessToken: String
     /// The App ID / bundle identifier, when known.
-    public var clientID: String?
+    var clientID: String?
 
     enum CodingKeys: String, CodingKey {
       case id
@@ -64,7 +64,7 @@ public struct NCMBAuthData: Codable, Sendable, Hashable {
     }
 
     /// An entry.
-    public init(id: String, accessToken: String, clientID: String?) {
+    init(id: String, accessToken: String, clientID: String?) {
       self.id = id
       self.accessToken = accessToken
       self.clientID = clientID
@@ -72,24 +72,9 @@ public struct NCMBAuthData: Codable, Sendable, Hashable {
   }
 
   /// An `authData` value with the given entries.
-  public init(anonymous: Anonymous? = nil, apple: Apple? = nil) {
+  init(anonymous: Anonymous? = nil, apple: Apple? = nil) {
     self.anonymous = anonymous
     self.apple = apple
-  }
-}
-
-/// `POST /2013-09-01/login` body (`docs/wire/ncmb.md` §3, "Login (SDKs since 2023)"). The legacy
-/// `GET /2013-09-01/login` sends the same two fields as query parameters.
-public struct NCMBLoginRequest: Codable, Sendable, Hashable {
-  /// The user name (an email identifier is sent here too).
-  public var userName: String
-  /// The password.
-  public var password: String
-
-  /// A login body.
-  public init(userName: String, password: String) {
-    self.userName = userName
-    self.password = password
   }
 }
 
@@ -97,24 +82,24 @@ public struct NCMBLoginRequest: Codable, Sendable, Hashable {
 /// sign-up (201 new / 200 existing) and `GET /2013-09-01/users/{objectId}`
 /// (`docs/wire/ncmb.md` §3).
 /// Unknown fields are ignored.
-public struct NCMBUserResponse: Codable, Sendable, Hashable {
+struct NCMBUserResponse: Codable, Sendable, Hashable {
   /// The user ID.
-  public var objectId: String
+  var objectId: String
   /// The user name.
-  public var userName: String?
+  var userName: String?
   /// The mail address, or `nil` / JSON `null`.
-  public var mailAddress: String?
+  var mailAddress: String?
   /// The session token (absent from a fetch by another user).
-  public var sessionToken: String?
+  var sessionToken: String?
   /// `createDate`, ISO 8601 text.
-  public var createDate: String?
+  var createDate: String?
   /// `updateDate`, ISO 8601 text.
-  public var updateDate: String?
+  var updateDate: String?
   /// The linked `authData` providers, or `nil` for JSON `null` / absent.
-  public var authData: NCMBAuthDataKeys?
+  var authData: NCMBAuthDataKeys?
 
   /// A user object.
-  public init(
+  init(
     objectId: String, userName: String? = nil, mailAddress: String? = nil,
     sessionToken: String? = nil, createDate: String? = nil, updateDate: String? = nil,
     authData: NCMBAuthDataKeys? = nil
@@ -131,12 +116,12 @@ public struct NCMBUserResponse: Codable, Sendable, Hashable {
 
 /// The keys of a response's `authData` object whose value is not `null` (`"anonymous"`,
 /// `"apple"`, …); the entries' contents are not kept. Encodes as `{key: {}}`.
-public struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
+struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
   /// The linked provider keys, sorted.
-  public var keys: [String]
+  var keys: [String]
 
   /// A value with `keys` (stored sorted).
-  public init(keys: [String]) { self.keys = keys.sorted() }
+  init(keys: [String]) { self.keys = keys.sorted() }
 
   struct AnyKey: CodingKey {
     var stringValue: String
@@ -147,14 +132,14 @@ public struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
 
   /// Reads an object; `null` entries are not linked.
   /// - Throws: `DecodingError` when `authData` is not an object.
-  public init(from decoder: any Decoder) throws {
+  init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: AnyKey.self)
     keys = try container.allKeys.filter { try !container.decodeNil(forKey: $0) }
       .map(\.stringValue).sorted()
   }
 
   /// Writes `{key: {}}` for every key.
-  public func encode(to encoder: any Encoder) throws {
+  func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: AnyKey.self)
     for key in keys {
       _ = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(stringValue: key))
@@ -181,39 +166,39 @@ public struct NCMBUpdateUserRequest: Codable, Sendable, Hashable {
 }
 
 /// The answer to `PUT /2013-09-01/users/{objectId}`: `{"updateDate": "…"}` (200 or 201).
-public struct NCMBUpdateUserResponse: Codable, Sendable, Hashable {
+struct NCMBUpdateUserResponse: Codable, Sendable, Hashable {
   /// `updateDate`, ISO 8601 text.
-  public var updateDate: String?
+  var updateDate: String?
   /// A value.
-  public init(updateDate: String? = nil) { self.updateDate = updateDate }
+  init(updateDate: String? = nil) { self.updateDate = updateDate }
 }
 
 /// `POST /2013-09-01/requestPasswordReset` body (`docs/wire/ncmb.md` §3, "Password reset mail").
-public struct NCMBPasswordResetRequest: Codable, Sendable, Hashable {
+struct NCMBPasswordResetRequest: Codable, Sendable, Hashable {
   /// The address to send the reset mail to.
-  public var mailAddress: String
+  var mailAddress: String
   /// A body.
-  public init(mailAddress: String) { self.mailAddress = mailAddress }
+  init(mailAddress: String) { self.mailAddress = mailAddress }
 }
 
 /// The answer to `POST /2013-09-01/requestPasswordReset`: `{"createDate": "…"}` (201).
-public struct NCMBPasswordResetResponse: Codable, Sendable, Hashable {
+struct NCMBPasswordResetResponse: Codable, Sendable, Hashable {
   /// `createDate`, ISO 8601 text.
-  public var createDate: String?
+  var createDate: String?
   /// A value.
-  public init(createDate: String? = nil) { self.createDate = createDate }
+  init(createDate: String? = nil) { self.createDate = createDate }
 }
 
 /// The error body every NCMB endpoint sends: `{"code": "E401002", "error": "…"}`
 /// (`docs/wire/ncmb.md` §4, "Errors").
-public struct NCMBErrorBody: Codable, Sendable, Hashable {
+struct NCMBErrorBody: Codable, Sendable, Hashable {
   /// The code, `E` + six digits; the first three are the HTTP status.
-  public var code: String
+  var code: String
   /// The English message, e.g. `"password is empty."`.
-  public var error: String?
+  var error: String?
 
   /// An error body.
-  public init(code: String, error: String?) {
+  init(code: String, error: String?) {
     self.code = code
     self.error = error
   }

@@ -50,7 +50,7 @@ public enum AppVerificationProof: Sendable, Hashable, CustomStringConvertible,
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "appVerification")` for an
   ///   unknown kind or an empty, over-long or control-character value. The message never
   ///   contains the value.
-  public init(parsing text: String) throws {
+  public init(parsing text: String) throws(UserBackendError) {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let colon = trimmed.firstIndex(of: ":") else {
       throw Self.invalid("expected KIND:VALUE with KIND one of \(Self.kindList)")
@@ -77,7 +77,7 @@ public enum AppVerificationProof: Sendable, Hashable, CustomStringConvertible,
   /// free of whitespace and control characters.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "appVerification")`, without the
   ///   value.
-  public func validate() throws {
+  public func validate() throws(UserBackendError) {
     for (name, value) in namedValues {
       guard !value.isEmpty else { throw Self.invalid("the \(name) is empty") }
       guard value.count <= Self.maximumValueLength else {

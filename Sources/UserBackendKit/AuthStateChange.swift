@@ -31,7 +31,7 @@ public struct AuthStateChange: Sendable, Hashable {
 
 /// Fans auth state changes out to any number of ``AsyncStream`` subscribers. Backends
 /// use it to implement ``UserBackend/authStateChanges``.
-public final class AuthStateBroadcaster: Sendable {
+package final class AuthStateBroadcaster: Sendable {
   private struct Subscriber {
     var continuation: AsyncStream<AuthStateChange>.Continuation
     var ready = false
@@ -42,7 +42,7 @@ public final class AuthStateBroadcaster: Sendable {
   private let nextID = Atomic<Int>(0)
 
   /// An empty broadcaster.
-  public init() {}
+  package init() {}
 
   /// A new stream that first yields `.initialState` with `current()`, then every
   /// ``publish(_:)`` made after this call, in order. The stream ends when the subscriber
@@ -53,7 +53,7 @@ public final class AuthStateBroadcaster: Sendable {
   /// in the initial state *and* delivered after it (for example `initialState(nil)` then
   /// `signedOut` when a sign-out races the subscription). Callers that need the state at
   /// subscription time should wait for the initial element before acting.
-  public func stream(current: @escaping @Sendable () async -> User?) -> AsyncStream<
+  package func stream(current: @escaping @Sendable () async -> User?) -> AsyncStream<
     AuthStateChange
   > {
     let (stream, continuation) = AsyncStream<AuthStateChange>.makeStream(
@@ -78,7 +78,7 @@ public final class AuthStateBroadcaster: Sendable {
   }
 
   /// Delivers `change` to every live subscriber (after its initial state).
-  public func publish(_ change: AuthStateChange) {
+  package func publish(_ change: AuthStateChange) {
     subscribers.withLock { all in
       for (id, var subscriber) in all {
         if subscriber.ready {

@@ -16,7 +16,7 @@ struct FileLock {
 
   /// Opens (creating with mode 0600, its directory with 0700) the lock file and waits
   /// until the lock is ours.
-  /// - Throws: ``POSIXFileError`` (`"lock"`) when the file cannot be opened or locked;
+  /// - Throws: `POSIXFileError` (`"lock"`) when the file cannot be opened or locked;
   ///   `CancellationError` when the task is cancelled while waiting.
   init(path: String) async throws {
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent()

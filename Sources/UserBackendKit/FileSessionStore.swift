@@ -68,7 +68,7 @@ public struct FileSessionStore: SessionStore {
 
   /// Runs `body` holding the advisory lock on ``lockURL`` (creating the directory and the
   /// lock file when missing); waiting for another holder suspends the task.
-  /// - Throws: ``POSIXFileError`` (`"lock"`) or a Foundation file error when the lock
+  /// - Throws: `POSIXFileError` (`"lock"`) or a Foundation file error when the lock
   ///   cannot be taken; `CancellationError`; what `body` throws.
   public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let lock = try await FileLock(path: lockURL.path)
@@ -162,13 +162,13 @@ public struct FileSessionStore: SessionStore {
 }
 
 /// A failed file-system call, with the operation, path and `errno` text.
-public struct POSIXFileError: Error, CustomStringConvertible {
+package struct POSIXFileError: Error, CustomStringConvertible {
   /// What was attempted: `"create"`, `"write"`, `"rename"`, `"remove"`, `"lock"`.
-  public let operation: String
+  package let operation: String
   /// The file involved.
-  public let path: String
+  package let path: String
   /// `errno` at the time of the failure.
-  public let code: Int32
+  package let code: Int32
 
   init(operation: String, path: String, code: Int32 = errno) {
     self.operation = operation
@@ -177,7 +177,7 @@ public struct POSIXFileError: Error, CustomStringConvertible {
   }
 
   /// `"<operation> <path>: <strerror>"`.
-  public var description: String {
+  package var description: String {
     "\(operation) \(path): \(String(cString: strerror(code)))"
   }
 }

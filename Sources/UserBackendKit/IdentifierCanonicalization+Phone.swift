@@ -51,7 +51,7 @@ extension IdentifierCanonicalization {
   ///
   /// - Returns: the trimmed number.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber", reason:)`.
-  public static func phoneNumber(_ number: String) throws -> String {
+  public static func phoneNumber(_ number: String) throws(UserBackendError) -> String {
     let trimmed = number.trimmingCharacters(in: .whitespacesAndNewlines)
     guard trimmed.first == "+" else {
       throw invalidPhone("must start with + and the country calling code (E.164)")

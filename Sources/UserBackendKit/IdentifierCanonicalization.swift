@@ -36,7 +36,7 @@ public enum IdentifierCanonicalization {
   ///   trimming; `.invalidEmail` unless there is exactly one `@` with text on both sides,
   ///   no whitespace, control or format character, a domain that IDNA accepts, and at most
   ///   ``CredentialValidation/maximumEmailLength`` characters in the canonical form.
-  public static func email(_ email: String) throws -> String {
+  public static func email(_ email: String) throws(UserBackendError) -> String {
     let folded = fold(email).lowercased()
     guard !folded.isEmpty else {
       throw UserBackendError(.invalidInput(field: "email", reason: "must not be empty"))
@@ -89,7 +89,7 @@ public enum IdentifierCanonicalization {
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "username")` when empty after
   ///   trimming, containing a control or format character, or longer than
   ///   ``CredentialValidation/maximumUsernameLength`` characters.
-  public static func username(_ username: String) throws -> String {
+  public static func username(_ username: String) throws(UserBackendError) -> String {
     let canonical = fold(username)
     guard !canonical.isEmpty else {
       throw UserBackendError(.invalidInput(field: "username", reason: "must not be empty"))

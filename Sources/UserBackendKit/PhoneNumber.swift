@@ -22,7 +22,7 @@ public enum PhoneNumber {
   /// - Returns: the canonical number.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber", reason:)`.
   @discardableResult
-  public static func validateE164(_ number: String) throws -> String {
+  public static func validateE164(_ number: String) throws(UserBackendError) -> String {
     try IdentifierCanonicalization.phoneNumber(number)
   }
 
@@ -39,7 +39,9 @@ public enum PhoneNumber {
   /// - Returns: the E.164 number.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "phoneNumber")` for letters or a
   ///   bad length, `.invalidInput(field: "countryCallingCode")` for a bad country code.
-  public static func e164(national: String, countryCallingCode: String) throws -> String {
+  public static func e164(national: String, countryCallingCode: String) throws(UserBackendError)
+    -> String
+  {
     let separators: Set<Character> = [" ", "-", ".", "(", ")", "\u{00A0}"]
     let cleaned = String(national.trimmingWhitespace().filter { !separators.contains($0) })
     if cleaned.hasPrefix("+") { return try validateE164(cleaned) }

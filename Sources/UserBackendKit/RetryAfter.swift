@@ -5,9 +5,9 @@ import Foundation
 /// The header is server-controlled: whatever it holds, these functions never trap.
 /// A delay is accepted only when it is finite and non-negative, and is clamped to
 /// ``maximum`` (one day).
-public enum RetryAfter {
+package enum RetryAfter {
   /// The longest delay accepted, in seconds: 86,400 (one day). Larger values are clamped.
-  public static let maximum: TimeInterval = 86_400
+  package static let maximum: TimeInterval = 86_400
 
   /// Parses a `Retry-After` value.
   ///
@@ -18,7 +18,7 @@ public enum RetryAfter {
   /// - Returns: the delay in seconds, in `0...maximum` (a date in the past gives 0), or
   ///   `nil` when the value is absent, not a number or date, not finite (`inf`, `nan`) or
   ///   negative.
-  public static func parse(_ value: String?, now: Date = Date()) -> TimeInterval? {
+  package static func parse(_ value: String?, now: Date = Date()) -> TimeInterval? {
     guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
       return nil
     }
@@ -30,14 +30,14 @@ public enum RetryAfter {
   }
 
   /// `seconds` clamped to `0...maximum`, or `nil` when it is not finite or is negative.
-  public static func clamped(_ seconds: TimeInterval) -> TimeInterval? {
+  package static func clamped(_ seconds: TimeInterval) -> TimeInterval? {
     guard seconds.isFinite, seconds >= 0 else { return nil }
     return min(seconds, maximum)
   }
 
   /// A delay as whole seconds for display, rounded up (`0.2` -> 1): `nil` when it is not
   /// finite or is negative; at most `Int(maximum)`.
-  public static func wholeSeconds(_ seconds: TimeInterval) -> Int? {
+  package static func wholeSeconds(_ seconds: TimeInterval) -> Int? {
     clamped(seconds).map { Int($0.rounded(.up)) }
   }
 

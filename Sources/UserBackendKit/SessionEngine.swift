@@ -52,7 +52,7 @@ public final class SessionEngine: Sendable {
 
   /// The stored state.
   /// - Throws: ``UserBackendError`` `.misconfigured` when the store cannot be read.
-  public func load() async throws -> PersistedAuthState {
+  public func load() async throws(UserBackendError) -> PersistedAuthState {
     do {
       return try await store.load()
     } catch {
@@ -62,11 +62,11 @@ public final class SessionEngine: Sendable {
 
   /// The stored session, or `nil` when signed out.
   /// - Throws: ``UserBackendError`` `.misconfigured` when the store cannot be read.
-  public func session() async throws -> AuthSession? { try await load().session }
+  public func session() async throws(UserBackendError) -> AuthSession? { try await load().session }
 
   /// The stored session.
   /// - Throws: ``UserBackendError`` `.notSignedIn`; `.misconfigured` (store).
-  public func requireSession() async throws -> AuthSession {
+  public func requireSession() async throws(UserBackendError) -> AuthSession {
     guard let session = try await session() else { throw UserBackendError(.notSignedIn) }
     return session
   }
@@ -81,7 +81,9 @@ public final class SessionEngine: Sendable {
   /// - Throws: ``UserBackendError`` `.misconfigured` on a store failure (the stored state
   ///   is then unchanged), or what `transform` throws (nothing is stored).
   @discardableResult
-  public func update(_ transform: (inout PersistedAuthState) throws -> Bool) async throws -> Bool {
+  public func update(
+    _ transform: (inout PersistedAuthState) throws(UserBackendError) -> Bool
+  ) async throws(UserBackendError) -> Bool {
     await gate.acquire()
     do {
       let stored = try await locallyUpdate(transform)
@@ -94,8 +96,10 @@ public final class SessionEngine: Sendable {
   }
 
   /// The body of ``update(_:)``, run while holding the gate.
-  private func locallyUpdate(_ transform: (inout PersistedAuthState) throws -> Bool)
-    async throws -> Bool
+  private func locallyUpdate(
+    _ transform: (inout PersistedAuthState) throws(UserBackendError) -> Bool
+  )
+    async throws(UserBackendError) -> Bool
   {
     var entered = false
     do {
@@ -104,8 +108,9 @@ public final class SessionEngine: Sendable {
         return try await storeUpdate(transform)
       }
     } catch {
-      if entered { throw error }
-      if error is CancellationError {
+      // Once entered, `storeUpdate` has mapped every failure to a `UserBackendError`,
+      // which `storeFailure` passes through.
+      if !entered, error is CancellationError {
         throw UserBackendError(.network(reason: "cancelled while waiting for the session lock"))
       }
       // Taking the update lock is the first step of a write.
@@ -114,8 +119,8 @@ public final class SessionEngine: Sendable {
   }
 
   /// One read-modify-write, under the store's update lock.
-  private func storeUpdate(_ transform: (inout PersistedAuthState) throws -> Bool)
-    async throws -> Bool
+  private func storeUpdate(_ transform: (inout PersistedAuthState) throws(UserBackendError) -> Bool)
+    async throws(UserBackendError) -> Bool
   {
     var state = try await load()
     guard try transform(&state) else { return false }
@@ -133,11 +138,13 @@ public final class SessionEngine: Sendable {
 
   /// Stores `session` for a new sign-in (replacing any other) and publishes `.signedIn`.
   ///
-  /// - Parameter completedVerificationID: a phone verification this sign-in completed; it
-  ///   is removed when it is the pending one.
+  /// - Parameters:
+  ///   - session: the new session.
+  ///   - completedVerificationID: a phone verification this sign-in completed; it is
+  ///     removed when it is the pending one.
   /// - Throws: ``UserBackendError`` `.misconfigured` (store).
   public func signIn(_ session: AuthSession, completing completedVerificationID: String? = nil)
-    async throws
+    async throws(UserBackendError)
   {
     try await update { state in
       state.session = session
@@ -159,7 +166,8 @@ public final class SessionEngine: Sendable {
   /// - Returns: the removed session, `nil` when none was removed.
   /// - Throws: ``UserBackendError`` `.misconfigured` (store).
   @discardableResult
-  public func signOut(_ session: AuthSession? = nil) async throws -> AuthSession? {
+  public func signOut(_ session: AuthSession? = nil) async throws(UserBackendError) -> AuthSession?
+  {
     var removed: AuthSession?
     try await update { state in
       guard let stored = state.session else { return false }
@@ -178,7 +186,7 @@ public final class SessionEngine: Sendable {
   /// - Returns: whether it was cleared.
   /// - Throws: ``UserBackendError`` `.misconfigured` (store).
   @discardableResult
-  public func revoke(_ session: AuthSession) async throws -> Bool {
+  public func revoke(_ session: AuthSession) async throws(UserBackendError) -> Bool {
     let cleared = try await update { state in
       guard let stored = state.session, Self.isSameSignIn(stored, session) else { return false }
       state.session = nil
@@ -213,22 +221,30 @@ public final class SessionEngine: Sendable {
   public func validSession(
     forceRefresh: Bool,
     needsRefresh: @escaping @Sendable (AuthSession) -> Bool,
-    exchange: @escaping @Sendable (AuthSession) async throws -> SessionRefreshOutcome
-  ) async throws -> AuthSession {
+    exchange:
+      @escaping @Sendable (AuthSession) async throws(UserBackendError) -> SessionRefreshOutcome
+  ) async throws(UserBackendError) -> AuthSession {
     let seen = try await requireSession()
     if !forceRefresh && !needsRefresh(seen) { return seen }
-    return try await refreshes.run(key: seen.refreshToken ?? "") { [self] in
-      try await exclusively {
-        try await refresh(seen: seen, needsRefresh: needsRefresh, exchange: exchange)
+    do {
+      return try await refreshes.run(key: seen.refreshToken ?? "") { [self] in
+        try await exclusively { () async throws(UserBackendError) -> AuthSession in
+          try await refresh(seen: seen, needsRefresh: needsRefresh, exchange: exchange)
+        }
       }
+    } catch let error as UserBackendError {
+      throw error
+    } catch {
+      // `exclusively` maps every failure; only a cancelled shared task can land here.
+      throw UserBackendError(.network(reason: "the token refresh was cancelled"))
     }
   }
 
   /// The body of a refresh, run under the store's exclusive lock.
   private func refresh(
     seen: AuthSession, needsRefresh: (AuthSession) -> Bool,
-    exchange: (AuthSession) async throws -> SessionRefreshOutcome
-  ) async throws -> AuthSession {
+    exchange: (AuthSession) async throws(UserBackendError) -> SessionRefreshOutcome
+  ) async throws(UserBackendError) -> AuthSession {
     let current = try await requireSession()
     let replaced =
       current.bearerToken != seen.bearerToken || current.refreshToken != seen.refreshToken
@@ -259,7 +275,9 @@ public final class SessionEngine: Sendable {
 
   /// Runs `body` under the store's exclusive lock; a failure to take the lock is a store
   /// failure (`"lock"`), cancellation while waiting is `.network`.
-  private func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+  private func exclusively<T: Sendable>(_ body: () async throws(UserBackendError) -> T)
+    async throws(UserBackendError) -> T
+  {
     var entered = false
     do {
       return try await store.withExclusiveAccess {
@@ -267,7 +285,8 @@ public final class SessionEngine: Sendable {
         return try await body()
       }
     } catch {
-      if entered { throw error }
+      // Once entered, what `body` threw is a `UserBackendError`: passed through.
+      if entered { throw storeFailure(error, action: "lock") }
       if error is CancellationError {
         throw UserBackendError(.network(reason: "cancelled while waiting for the session lock"))
       }

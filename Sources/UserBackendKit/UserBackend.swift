@@ -3,8 +3,10 @@ import Foundation
 /// One user-account backend: Firebase Authentication, an NCMB-style server, the local
 /// fake, or a third-party implementation checked by `UserBackendContracts`.
 ///
-/// Every implementation is `Sendable` and safe to call from any task. Every operation
-/// validates plainly bad input (empty or malformed email, empty password) before any
+/// Every implementation is `Sendable` and safe to call from any task. Every operation is
+/// declared `throws(UserBackendError)`: a caller reads `error.code` without a cast, and
+/// an implementation cannot throw another error type (it maps foreign errors, such as
+/// a transport's or a store's, at its boundary). Every operation validates plainly bad input (empty or malformed email, empty password) before any
 /// network call and throws ``UserBackendError`` with `code == .invalidInput(field:reason:)`
 /// or `.invalidEmail`.
 ///
@@ -13,12 +15,24 @@ import Foundation
 /// `UserBackendError(.unsupported(capability:))`; check ``capabilities`` first.
 ///
 /// ## Topics
-/// - Core: ``signUp(_:)``, ``signIn(_:)``, ``currentUser()``, ``signOut()``,
-///   ``idToken(forceRefresh:)``
-/// - Capabilities: ``signInAnonymously()``, ``startPhoneVerification(phoneNumber:)``,
-///   ``startPhoneVerification(phoneNumber:appVerification:)``,
-///   ``signIn(verificationID:code:)``, ``signIn(with:)``, ``sendPasswordReset(email:)``,
-///   ``deleteAccount()``, ``authStateChanges``
+///
+/// ### Core operations
+/// - ``signUp(_:)``
+/// - ``signIn(_:)``
+/// - ``currentUser()``
+/// - ``signOut()``
+/// - ``idToken(forceRefresh:)``
+///
+/// ### Capabilities
+/// - ``capabilities``
+/// - ``signInAnonymously()``
+/// - ``startPhoneVerification(phoneNumber:)``
+/// - ``startPhoneVerification(phoneNumber:appVerification:)``
+/// - ``signIn(verificationID:code:)``
+/// - ``signIn(with:)``
+/// - ``sendPasswordReset(email:)``
+/// - ``deleteAccount()``
+/// - ``authStateChanges``
 public protocol UserBackend: Sendable {
   /// A short, stable identifier of the implementation: `"fake"`, `"firebase"`, `"ncmb"`.
   var backendID: String { get }
@@ -32,22 +46,22 @@ public protocol UserBackend: Sendable {
   /// - Throws: ``UserBackendError`` with `.invalidInput`, `.invalidEmail`, `.weakPassword`,
   ///   `.accountAlreadyExists`, `.unsupported` (identifier kind not accepted), `.network`,
   ///   `.server`, `.malformedResponse`.
-  func signUp(_ credential: PasswordCredential) async throws -> AuthSession
+  func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
 
   /// Signs in with a password; replaces any previously signed-in user.
   ///
   /// - Throws: ``UserBackendError`` with `.invalidInput`, `.invalidEmail`,
   ///   `.invalidCredentials` (unknown account and wrong password alike), `.userDisabled`,
   ///   `.rateLimited`, `.network`, `.server`, `.malformedResponse`.
-  func signIn(_ credential: PasswordCredential) async throws -> AuthSession
+  func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
 
   /// The signed-in user restored from the session store, or `nil` when nobody is signed in.
   /// Makes no network call.
-  func currentUser() async throws -> User?
+  func currentUser() async throws(UserBackendError) -> User?
 
   /// Signs out. Local first: the stored session is cleared even when a server call
   /// fails. Signing out when nobody is signed in is not an error.
-  func signOut() async throws
+  func signOut() async throws(UserBackendError)
 
   /// The bearer credential the backend issues (Firebase ID token, NCMB session token),
   /// refreshed first when it is expired or `forceRefresh` is `true`.
@@ -56,15 +70,15 @@ public protocol UserBackend: Sendable {
   /// server definitively rejects it (then `.sessionExpired` is thrown), never on a
   /// network error or cancellation.
   /// - Throws: ``UserBackendError`` with `.notSignedIn`, `.sessionExpired`, `.network`.
-  func idToken(forceRefresh: Bool) async throws -> String
+  func idToken(forceRefresh: Bool) async throws(UserBackendError) -> String
 
   /// Signs in as a new anonymous (guest) user. Capability ``Capability/anonymousSignIn``.
-  func signInAnonymously() async throws -> AuthSession
+  func signInAnonymously() async throws(UserBackendError) -> AuthSession
 
   /// Sends a verification code by SMS to an E.164 number (`+819012345678`) and returns
   /// the verification ID, which is also kept in the session store so the flow survives
   /// a restart. Capability ``Capability/phoneNumberSignIn``.
-  func startPhoneVerification(phoneNumber: String) async throws -> String
+  func startPhoneVerification(phoneNumber: String) async throws(UserBackendError) -> String
 
   /// ``startPhoneVerification(phoneNumber:)`` with the app-verification proof production
   /// Firebase requires before it sends an SMS (an iOS receipt and secret, a reCAPTCHA
@@ -74,22 +88,23 @@ public protocol UserBackend: Sendable {
   ///   `.invalidInput(field: "appVerification")` when the proof is missing, malformed or
   ///   rejected.
   func startPhoneVerification(phoneNumber: String, appVerification: AppVerificationProof?)
-    async throws -> String
+    async throws(UserBackendError) -> String
 
   /// Completes phone sign-in with the verification ID and the SMS code.
   /// Capability ``Capability/phoneNumberSignIn``.
-  func signIn(verificationID: String, code: String) async throws -> AuthSession
+  func signIn(verificationID: String, code: String) async throws(UserBackendError) -> AuthSession
 
   /// Signs in with an OpenID ID token from an identity provider (Sign in with Apple).
   /// `isNewUser` tells sign-up from sign-in. Capability ``Capability/identityProviderSignIn``.
-  func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession
+  func signIn(with credential: IdentityProviderCredential) async throws(UserBackendError)
+    -> AuthSession
 
   /// Asks the backend to send a password-reset message. Capability ``Capability/passwordReset``.
-  func sendPasswordReset(email: String) async throws
+  func sendPasswordReset(email: String) async throws(UserBackendError)
 
   /// Deletes the signed-in account and clears the session.
   /// Capability ``Capability/accountDeletion``.
-  func deleteAccount() async throws
+  func deleteAccount() async throws(UserBackendError)
 
   /// Sign-in state: yields the current state first, then every sign-in, sign-out,
   /// token refresh and forced sign-out. Capability ``Capability/authStateChanges``.
@@ -98,36 +113,42 @@ public protocol UserBackend: Sendable {
 
 extension UserBackend {
   /// The bearer token, refreshed only when expired.
-  public func idToken() async throws -> String { try await idToken(forceRefresh: false) }
+  public func idToken() async throws(UserBackendError) -> String {
+    try await idToken(forceRefresh: false)
+  }
 
   /// Default: throws `.unsupported(capability: .anonymousSignIn)`.
-  public func signInAnonymously() async throws -> AuthSession {
+  public func signInAnonymously() async throws(UserBackendError) -> AuthSession {
     throw UserBackendError(.unsupported(capability: .anonymousSignIn))
   }
   /// Default: throws `.unsupported(capability: .phoneNumberSignIn)`.
-  public func startPhoneVerification(phoneNumber: String) async throws -> String {
+  public func startPhoneVerification(phoneNumber: String) async throws(UserBackendError) -> String {
     throw UserBackendError(.unsupported(capability: .phoneNumberSignIn))
   }
   /// Default: ignores the proof and calls ``startPhoneVerification(phoneNumber:)``.
   public func startPhoneVerification(
     phoneNumber: String, appVerification: AppVerificationProof?
-  ) async throws -> String {
+  ) async throws(UserBackendError) -> String {
     try await startPhoneVerification(phoneNumber: phoneNumber)
   }
   /// Default: throws `.unsupported(capability: .phoneNumberSignIn)`.
-  public func signIn(verificationID: String, code: String) async throws -> AuthSession {
+  public func signIn(verificationID: String, code: String) async throws(UserBackendError)
+    -> AuthSession
+  {
     throw UserBackendError(.unsupported(capability: .phoneNumberSignIn))
   }
   /// Default: throws `.unsupported(capability: .identityProviderSignIn)`.
-  public func signIn(with credential: IdentityProviderCredential) async throws -> AuthSession {
+  public func signIn(with credential: IdentityProviderCredential) async throws(UserBackendError)
+    -> AuthSession
+  {
     throw UserBackendError(.unsupported(capability: .identityProviderSignIn))
   }
   /// Default: throws `.unsupported(capability: .passwordReset)`.
-  public func sendPasswordReset(email: String) async throws {
+  public func sendPasswordReset(email: String) async throws(UserBackendError) {
     throw UserBackendError(.unsupported(capability: .passwordReset))
   }
   /// Default: throws `.unsupported(capability: .accountDeletion)`.
-  public func deleteAccount() async throws {
+  public func deleteAccount() async throws(UserBackendError) {
     throw UserBackendError(.unsupported(capability: .accountDeletion))
   }
   /// Default: a stream that finishes at once.

@@ -49,7 +49,7 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
     case sessionExpired
     /// Too many requests; retry after the given number of seconds when known. Any value
     /// is safe to describe: one that is not finite or is negative is shown as unknown,
-    /// one above ``RetryAfter/maximum`` as that maximum.
+    /// one above one day (86 400 s) as that maximum.
     case rateLimited(retryAfter: TimeInterval?)
     /// The backend does not offer this capability.
     case unsupported(capability: Capability)
@@ -99,7 +99,11 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
   /// An error with a portable case, the backend's raw code and a message.
   /// An empty `message` is replaced by a default text for the case.
   ///
-  /// - Parameter passwordRequirements: the rules a `.weakPassword` server answer listed.
+  /// - Parameters:
+  ///   - code: the portable case.
+  ///   - backendCode: the service's own code (`EMAIL_EXISTS`, `E401002`), if any.
+  ///   - message: the text shown to people; never a secret.
+  ///   - passwordRequirements: the rules a `.weakPassword` server answer listed.
   public init(
     _ code: Code, backendCode: BackendErrorCode? = nil, message: String = "",
     passwordRequirements: PasswordRequirements? = nil

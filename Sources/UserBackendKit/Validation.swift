@@ -21,7 +21,7 @@ public enum CredentialValidation {
   /// - Returns: the canonical email.
   /// - Throws: ``UserBackendError``.
   @discardableResult
-  public static func validateEmail(_ email: String) throws -> String {
+  public static func validateEmail(_ email: String) throws(UserBackendError) -> String {
     try IdentifierCanonicalization.email(email)
   }
 
@@ -32,14 +32,14 @@ public enum CredentialValidation {
   /// - Returns: the canonical user name.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "username")`.
   @discardableResult
-  public static func validateUsername(_ username: String) throws -> String {
+  public static func validateUsername(_ username: String) throws(UserBackendError) -> String {
     try IdentifierCanonicalization.username(username)
   }
 
   /// Checks a password for sign-in: non-empty, at most ``maximumPasswordLength``
   /// characters.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "password")`.
-  public static func validatePasswordPresent(_ password: String) throws {
+  public static func validatePasswordPresent(_ password: String) throws(UserBackendError) {
     guard !password.isEmpty else {
       throw UserBackendError(.invalidInput(field: "password", reason: "must not be empty"))
     }
@@ -52,7 +52,7 @@ public enum CredentialValidation {
   /// characters (`invalidInput(field: "password")`), at least ``minimumPasswordLength``
   /// characters (`weakPassword`).
   /// - Throws: ``UserBackendError``.
-  public static func validateNewPassword(_ password: String) throws {
+  public static func validateNewPassword(_ password: String) throws(UserBackendError) {
     try validatePasswordPresent(password)
     guard password.count >= minimumPasswordLength else {
       throw UserBackendError(.weakPassword(minimumLength: minimumPasswordLength))
@@ -61,10 +61,13 @@ public enum CredentialValidation {
 
   /// Runs the checks for a credential.
   ///
-  /// - Parameter forSignUp: also enforce the password strength rule.
+  /// - Parameters:
+  ///   - credential: the identifier and password as typed.
+  ///   - forSignUp: also enforce the password strength rule.
   /// - Returns: the credential with a canonical email or user name.
   /// - Throws: ``UserBackendError``.
-  public static func validate(_ credential: PasswordCredential, forSignUp: Bool) throws
+  public static func validate(_ credential: PasswordCredential, forSignUp: Bool)
+    throws(UserBackendError)
     -> PasswordCredential
   {
     var result = credential
@@ -89,7 +92,7 @@ extension CredentialValidation {
   /// - Returns: the credential with `provider` trimmed.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "provider" | "idToken" |
   ///   "rawNonce" | "authorizationCode")`.
-  public static func validate(_ credential: IdentityProviderCredential) throws
+  public static func validate(_ credential: IdentityProviderCredential) throws(UserBackendError)
     -> IdentityProviderCredential
   {
     var result = credential

@@ -83,7 +83,7 @@ enum PhoneCommands {
     }
     do {
       return try AppVerificationProof(parsing: text)
-    } catch let error as UserBackendError {
+    } catch {
       guard case .invalidInput(_, let reason) = error.code else { throw error }
       throw UsageError("\(source): \(reason)", command: "phone start")
     }

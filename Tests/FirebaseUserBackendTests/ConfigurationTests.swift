@@ -89,7 +89,7 @@ struct ConfigurationTests {
       _ = try FirebaseUserBackend(
         configuration: configuration, transport: transport, sessionStore: InMemorySessionStore())
       #expect(allowed, "\(url) should have been refused")
-    } catch let error as UserBackendError {
+    } catch {
       #expect(!allowed, "\(url) should have been accepted: \(error)")
       guard case .misconfigured(let setting, _) = error.code else {
         Issue.record("expected misconfigured, got \(error)")

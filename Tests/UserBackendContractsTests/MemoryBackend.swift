@@ -111,18 +111,34 @@ final class MemoryBackend: UserBackend {
 
   private func has(_ flaw: MemoryServer.Flaw) -> Bool { server.flaws.contains(flaw) }
 
-  private func loadSession() async throws -> AuthSession? {
+  private func loadSession() async throws(UserBackendError) -> AuthSession? {
     if has(.memoryOnlySession) { return memorySession.withLock { $0 } }
-    return try await sessionStore.load().session
+    do {
+      return try await sessionStore.load().session
+    } catch {
+      throw Self.typed(error)
+    }
   }
 
-  private func saveSession(_ session: AuthSession?) async throws {
+  /// Any error as the portable one (a store failure as `misconfigured`).
+  static func typed(_ error: any Error) -> UserBackendError {
+    error as? UserBackendError
+      ?? UserBackendError(.misconfigured(setting: "sessionStore", reason: "\(error)"))
+  }
+
+  private func saveSession(_ session: AuthSession?) async throws(UserBackendError) {
     if has(.memoryOnlySession) {
       memorySession.withLock { $0 = session }
-    } else if let session {
-      try await sessionStore.save(PersistedAuthState(session: session))
     } else {
-      try await sessionStore.clear()
+      do {
+        if let session {
+          try await sessionStore.save(PersistedAuthState(session: session))
+        } else {
+          try await sessionStore.clear()
+        }
+      } catch {
+        throw Self.typed(error)
+      }
     }
   }
 
@@ -160,7 +176,7 @@ final class MemoryBackend: UserBackend {
       providers: has(.wrongProviders) ? [] : ["password"])
   }
 
-  private func store(_ session: AuthSession) async throws -> AuthSession {
+  private func store(_ session: AuthSession) async throws(UserBackendError) -> AuthSession {
     try await saveSession(session)
     broadcaster.publish(AuthStateChange(.signedIn, user: session.user))
     if has(.duplicateSignedInEvent) {
@@ -170,10 +186,11 @@ final class MemoryBackend: UserBackend {
   }
 
   /// Applies the error flaws to a validation error.
-  private func validated<T>(_ body: () throws -> T) throws -> T {
+  private func validated<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
     do {
       return try body()
-    } catch let error as UserBackendError {
+    } catch {
+      let error = Self.typed(error)
       switch error.code {
       case .weakPassword where has(.weakPasswordAsInvalidInput):
         throw UserBackendError(.invalidInput(field: "password", reason: "weak"))
@@ -186,7 +203,7 @@ final class MemoryBackend: UserBackend {
     }
   }
 
-  func signUp(_ credential: PasswordCredential) async throws -> AuthSession {
+  func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession {
     let valid = try validated { try CredentialValidation.validate(credential, forSignUp: true) }
     var account = MemoryServer.Account(
       id: "user-\(server.nextNumber())", password: valid.password)
@@ -195,27 +212,32 @@ final class MemoryBackend: UserBackend {
     case .username(let name): account.username = name
     }
     await Task.yield()
-    let created = try server.create(key: key(valid), account)
+    let created: MemoryServer.Account
+    do {
+      created = try server.create(key: key(valid), account)
+    } catch {
+      throw Self.typed(error)
+    }
     return try await store(makeSession(user(created), isNewUser: true))
   }
 
-  func signIn(_ credential: PasswordCredential) async throws -> AuthSession {
+  func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession {
     let valid = try validated { try CredentialValidation.validate(credential, forSignUp: false) }
     guard let account = server.account(key: key(valid)), account.password == valid.password
     else { throw UserBackendError(.invalidCredentials, backendCode: "BAD_LOGIN") }
     return try await store(makeSession(user(account), isNewUser: false))
   }
 
-  func signInAnonymously() async throws -> AuthSession {
+  func signInAnonymously() async throws(UserBackendError) -> AuthSession {
     let id = "anon-\(server.nextNumber())"
     return try await store(
       makeSession(
         User(id: id, providers: [], isAnonymous: !has(.anonymousNotFlagged)), isNewUser: true))
   }
 
-  func currentUser() async throws -> User? { try await loadSession()?.user }
+  func currentUser() async throws(UserBackendError) -> User? { try await loadSession()?.user }
 
-  func signOut() async throws {
+  func signOut() async throws(UserBackendError) {
     let session = try await loadSession()
     let wasSignedIn = session != nil
     if let session, has(.leakTokenInSignOutError) {
@@ -229,7 +251,7 @@ final class MemoryBackend: UserBackend {
     }
   }
 
-  func idToken(forceRefresh: Bool) async throws -> String {
+  func idToken(forceRefresh: Bool) async throws(UserBackendError) -> String {
     guard let session = try await loadSession() else {
       throw UserBackendError(.notSignedIn)
     }
@@ -242,12 +264,17 @@ final class MemoryBackend: UserBackend {
     }
     let old = session.refreshToken ?? ""
     if has(.noSingleFlight) { return try await refresh(from: old, shared: false).bearerToken }
-    return try await refreshes.run(key: old) { [self] in
-      try await refresh(from: old, shared: true)
-    }.bearerToken
+    do {
+      return try await refreshes.run(key: old) { [self] in
+        try await refresh(from: old, shared: true)
+      }.bearerToken
+    } catch {
+      throw Self.typed(error)
+    }
   }
 
-  private func refresh(from old: String, shared: Bool) async throws -> AuthSession {
+  private func refresh(from old: String, shared: Bool) async throws(UserBackendError) -> AuthSession
+  {
     guard let current = try await loadSession() else {
       throw UserBackendError(.notSignedIn)
     }

@@ -28,14 +28,12 @@ import UserBackendKit
     var outcome: String?
     do {
       _ = try CredentialValidation.validate(credential, forSignUp: forSignUp)
-    } catch let error as UserBackendError {
+    } catch {
       switch error.code {
       case .invalidInput(let field, _): outcome = "invalidInput:\(field)"
       case .weakPassword(let minimum): outcome = "weakPassword:\(minimum)"
       default: outcome = error.code.name
       }
-    } catch {
-      outcome = "unexpected"
     }
     #expect(outcome == expected)
   }
