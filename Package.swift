@@ -160,6 +160,8 @@ let package = Package(
         "UserBackendKit", "BackendHTTP", "HTTPReplay", "FirebaseUserBackend",
         "NCMBUserBackend", "FakeUserBackend", "AccountDatabase", "BackendEmulator",
         "UserBackendContracts", "UserBackendTesting", "UserBackends",
+        "FirebaseTokenVerification",
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ],
       swiftSettings: strictSettings
     ),
