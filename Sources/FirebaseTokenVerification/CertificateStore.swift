@@ -1,5 +1,6 @@
 import BackendHTTP
 import Foundation
+import Synchronization
 import UserBackendKit
 
 /// The current signing certificates (`kid` -> public key), fetched through an
@@ -27,7 +28,11 @@ actor CertificateStore {
   let clock: any AuthClock
   let minimumRefetchInterval: TimeInterval
 
-  private var current: Snapshot?
+  private var current: Snapshot? {
+    didSet { published.withLock { $0 = current } }
+  }
+  /// ``current``, readable without entering the actor: the fast path of a warm cache.
+  private nonisolated let published = Mutex<Snapshot?>(nil)
   private var pending: Task<Result<Snapshot, TokenRejection>, Never>?
 
   init(
@@ -38,6 +43,15 @@ actor CertificateStore {
     self.transport = transport
     self.clock = clock
     self.minimumRefetchInterval = minimumRefetchInterval
+  }
+
+  /// The public key for `keyID` from a fresh cached set, without waiting for the actor;
+  /// `nil` when the set is missing, expired or lacks `keyID` (then call ``key(for:)``).
+  nonisolated func cachedKey(for keyID: String) -> RS256PublicKey? {
+    published.withLock { snapshot in
+      guard let snapshot, clock.now() < snapshot.expiresAt else { return nil }
+      return snapshot.keys[keyID]
+    }
   }
 
   /// The public key for `keyID`.

@@ -22,7 +22,7 @@ public enum ClaimValue: Sendable, Hashable {
     case let number as NSNumber:
       // JSONSerialization gives booleans as NSNumber too, with the `char` type encoding
       // (JSON itself never produces an 8-bit integer).
-      if String(cString: number.objCType) == "c" {
+      if number.objCType.pointee == CChar(UInt8(ascii: "c")) {
         self = .bool(number.boolValue)
       } else {
         self = .number(number.doubleValue)
