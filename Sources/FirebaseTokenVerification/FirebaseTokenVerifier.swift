@@ -197,7 +197,7 @@ struct ParsedToken {
     ]
     guard let headerData = Base64URL.decode(parts[0]),
       let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
-    else { throw malformed("the header is not base64url JSON object") }
+    else { throw malformed("the header is not a base64url JSON object") }
     guard let claimsData = Base64URL.decode(parts[1]),
       let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
     else { throw malformed("the claims are not a base64url JSON object") }
