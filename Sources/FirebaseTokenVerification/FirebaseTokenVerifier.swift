@@ -95,7 +95,7 @@ public struct FirebaseTokenVerifier: Sendable {
   }
 
   private func checkSignature(_ token: ParsedToken) async throws(TokenRejection) {
-    let algorithm = token.header["alg"] as? String
+    let algorithm = token.header.algorithm
     if algorithm == "none" && configuration.acceptsUnsignedTokens {
       guard token.signature.isEmpty else {
         throw TokenRejection(.badSignature, "an unsigned (alg none) token carries a signature")
@@ -107,7 +107,7 @@ public struct FirebaseTokenVerifier: Sendable {
       throw TokenRejection(
         .unsupportedAlgorithm, "the header's alg is \(shown); only RS256 is accepted")
     }
-    guard let keyID = token.header["kid"] as? String, !keyID.isEmpty else {
+    guard let keyID = token.header.keyID, !keyID.isEmpty else {
       throw TokenRejection(.unknownKeyID, "the header has no kid")
     }
     let key: RS256PublicKey
@@ -153,70 +153,5 @@ public struct FirebaseTokenVerifier: Sendable {
       issuedAt: Date(timeIntervalSince1970: token.issuedAt),
       expiresAt: Date(timeIntervalSince1970: token.expiresAt),
       authTime: Date(timeIntervalSince1970: token.authTime))
-  }
-}
-
-/// A token split and decoded, before any check but the shape.
-struct ParsedToken {
-  /// The header object.
-  var header: [String: Any]
-  /// The claims object.
-  var claims: [String: Any]
-  /// The signature bytes (empty for an unsigned token).
-  var signature: Data
-  /// `<header>.<claims>` as sent: the bytes the signature covers.
-  var signingInput: Data
-  /// `iat`, `exp`, `auth_time` in seconds since 1970.
-  var issuedAt: TimeInterval
-  var expiresAt: TimeInterval
-  var authTime: TimeInterval
-
-  /// The latest time claim accepted (year 5138): larger values are malformed.
-  static let latestTime: TimeInterval = 1e11
-
-  /// Splits and decodes `token`.
-  /// - Throws: `malformed`.
-  init(_ token: String) throws(TokenRejection) {
-    func malformed(_ detail: String) -> TokenRejection { TokenRejection(.malformed, detail) }
-    guard token.utf8.count <= FirebaseTokenVerifier.maximumTokenBytes else {
-      throw malformed("longer than \(FirebaseTokenVerifier.maximumTokenBytes) bytes")
-    }
-    // Split on the UTF-8 bytes: String.split by Character (grapheme breaking) dominated
-    // the cost of a warm-cache verification (`baas bench --only tokenverify`).
-    var dots: [String.Index] = []
-    for index in token.utf8.indices where token.utf8[index] == UInt8(ascii: ".") {
-      dots.append(index)
-      if dots.count > 2 { break }
-    }
-    guard dots.count == 2 else {
-      throw malformed("not three dot-separated segments")
-    }
-    let parts = [
-      token[..<dots[0]], token[token.utf8.index(after: dots[0])..<dots[1]],
-      token[token.utf8.index(after: dots[1])...],
-    ]
-    guard let headerData = Base64URL.decode(parts[0]),
-      let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
-    else { throw malformed("the header is not a base64url JSON object") }
-    guard let claimsData = Base64URL.decode(parts[1]),
-      let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
-    else { throw malformed("the claims are not a base64url JSON object") }
-    guard let signature = Base64URL.decode(parts[2]) else {
-      throw malformed("the signature is not base64url")
-    }
-    func time(_ name: String) throws(TokenRejection) -> TimeInterval {
-      guard let number = claims[name] as? NSNumber,
-        number.objCType.pointee != CChar(UInt8(ascii: "c")),
-        number.doubleValue.isFinite, (0...Self.latestTime).contains(number.doubleValue)
-      else { throw malformed("\(name) is missing or not a time in seconds since 1970") }
-      return number.doubleValue
-    }
-    self.header = header
-    self.claims = claims
-    self.signature = signature
-    self.signingInput = Data(token.utf8[..<dots[1]])
-    self.issuedAt = try time("iat")
-    self.expiresAt = try time("exp")
-    self.authTime = try time("auth_time")
   }
 }
