@@ -204,7 +204,7 @@ let package = Package(
       name: "BackendEmulatorTests",
       dependencies: [
         "BackendEmulator", "AccountDatabase", "BackendHTTP", "UserBackendKit",
-        "FirebaseUserBackend", "NCMBUserBackend", "NCMBSigning",
+        "FirebaseUserBackend", "NCMBUserBackend", "NCMBSigning", "FirebaseTokenVerification",
       ]
     ),
     .testTarget(
