@@ -1,6 +1,7 @@
 import BackendHTTP
 import FirebaseTokenVerification
 import Foundation
+import UserBackendKit
 
 /// RS256 signing of the emulator's ID tokens (`baas emulator --sign-tokens`), so a server
 /// can run the full signature check of ``FirebaseTokenVerification/FirebaseTokenVerifier``
@@ -13,7 +14,7 @@ import Foundation
 /// `/www.googleapis.com` prefix), as a JSON object `{keyID: PEM}` with
 /// `Cache-Control: public, max-age=3600`.
 public struct FirebaseTokenSigning: Sendable {
-  /// The `kid` of the tokens: a fresh random value per key.
+  /// The `kid` of the tokens: 40 hex digits of the certificate's SHA-256.
   public let keyID: String
   /// The certificate of the public key, PEM.
   public var certificatePEM: String { key.certificatePEM }
@@ -24,10 +25,9 @@ public struct FirebaseTokenSigning: Sendable {
   ///   platforms).
   public static func generate() throws -> FirebaseTokenSigning {
     let key = try RS256SigningKey.generate(commonName: "securetoken.system.gserviceaccount.com")
-    let digest = Array(key.certificatePEM.utf8).reduce(into: UInt64(14_695_981_039_346_656_037)) {
-      $0 = ($0 ^ UInt64($1)) &* 1_099_511_628_211
-    }
-    return FirebaseTokenSigning(keyID: String(digest, radix: 16), key: key)
+    // Like Google's key IDs: 40 hex digits, here the certificate's SHA-256 prefix.
+    let keyID = String(Crypto.sha256Hex(key.certificatePEM).prefix(40))
+    return FirebaseTokenSigning(keyID: keyID, key: key)
   }
 
   /// A signed compact JWT of `claims`.
