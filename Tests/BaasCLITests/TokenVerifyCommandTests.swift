@@ -52,6 +52,17 @@ struct TokenVerifyCommandTests {
     #expect(human.status == 0, "\(human.allOutput)")
     #expect(human.standardOutput.contains("valid Firebase ID token"))
 
+    // With FIREBASE_AUTH_EMULATOR_HOST and FIREBASE_PROJECT_ID (as `baas` itself is
+    // configured here), the certificates come from the emulator without any option.
+    let viaEnvironment = try await baas.run(["token", "verify", "--json"], input: token)
+    #expect(viaEnvironment.status == 0, "\(viaEnvironment.allOutput)")
+    // "AA" and "QA" keep the last character canonical (its 4 padding bits zero).
+    let tampered = token.dropLast(2) + (token.hasSuffix("AA") ? "QA" : "AA")
+    let refusedViaEnvironment = try await baas.run(
+      ["token", "verify", "--json"], input: String(tampered))
+    #expect(refusedViaEnvironment.status == 1)
+    #expect(try refusedViaEnvironment.json()["reason"] as? String == "badSignature")
+
     let parts = token.split(separator: ".").map(String.init)
     for (name, index) in [("signature", 2), ("claims", 1)] {
       var changed = parts
