@@ -20,6 +20,8 @@ let package = Package(
     .library(name: "NCMBUserBackend", targets: ["NCMBUserBackend"]),
     .library(name: "FakeUserBackend", targets: ["FakeUserBackend"]),
     .library(name: "BackendHTTP", targets: ["BackendHTTP"]),
+    // For servers: Firebase ID token verification.
+    .library(name: "FirebaseTokenVerification", targets: ["FirebaseTokenVerification"]),
     // For tests and tools: replay, the emulator, the contracts and their harnesses.
     .library(name: "HTTPReplay", targets: ["HTTPReplay"]),
     .library(name: "BackendEmulator", targets: ["BackendEmulator"]),
@@ -102,6 +104,16 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Server side: verifies Firebase ID tokens (RS256, Google's rotating certificates).
+    .target(
+      name: "FirebaseTokenVerification",
+      dependencies: [
+        "UserBackendKit", "BackendHTTP",
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+      ],
+      swiftSettings: strictSettings
+    ),
+
     // Configuration + factory: what an app links.
     .target(
       name: "UserBackends",
@@ -120,7 +132,10 @@ let package = Package(
     ),
     .target(
       name: "BackendEmulator",
-      dependencies: ["UserBackendKit", "BackendHTTP", "AccountDatabase", "NCMBSigning"],
+      dependencies: [
+        "UserBackendKit", "BackendHTTP", "AccountDatabase", "NCMBSigning",
+        "FirebaseTokenVerification",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
@@ -145,6 +160,8 @@ let package = Package(
         "UserBackendKit", "BackendHTTP", "HTTPReplay", "FirebaseUserBackend",
         "NCMBUserBackend", "FakeUserBackend", "AccountDatabase", "BackendEmulator",
         "UserBackendContracts", "UserBackendTesting", "UserBackends",
+        "FirebaseTokenVerification",
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ],
       swiftSettings: strictSettings
     ),
@@ -154,7 +171,7 @@ let package = Package(
         "UserBackendKit", "BackendHTTP", "HTTPReplay", "FirebaseUserBackend",
         "NCMBUserBackend", "NCMBSigning", "FakeUserBackend", "AccountDatabase",
         "BackendEmulator", "UserBackendContracts", "UserBackendTesting", "UserBackends",
-        "BaasBench",
+        "BaasBench", "FirebaseTokenVerification",
       ],
       swiftSettings: strictSettings
     ),
@@ -187,7 +204,7 @@ let package = Package(
       name: "BackendEmulatorTests",
       dependencies: [
         "BackendEmulator", "AccountDatabase", "BackendHTTP", "UserBackendKit",
-        "FirebaseUserBackend", "NCMBUserBackend", "NCMBSigning",
+        "FirebaseUserBackend", "NCMBUserBackend", "NCMBSigning", "FirebaseTokenVerification",
       ]
     ),
     .testTarget(
@@ -206,6 +223,10 @@ let package = Package(
         "UserBackendContracts", "UserBackendTesting", "UserBackends", "UserBackendKit",
         "HTTPReplay",
       ]
+    ),
+    .testTarget(
+      name: "FirebaseTokenVerificationTests",
+      dependencies: ["FirebaseTokenVerification", "BackendHTTP", "UserBackendKit"]
     ),
     .testTarget(name: "BaasCLITests", dependencies: ["baas", "BaasBench"]),
     // The layout and the dependency rules of docs/ARCHITECTURE.md.

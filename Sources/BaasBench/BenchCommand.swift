@@ -25,6 +25,8 @@ public enum BenchCommand {
                       100,000 stored users (target growth ≤ 1.5)
       startup      6. `baas whoami` (fake backend) as a process: wall time, peak memory
       verify       7. `baas verify` over the offline backends as a process: wall time
+      tokenverify  8. Firebase ID token verification with a warm cache vs. raw OpenSSL
+                      RS256 verify of the same bytes (target ≥ 0.8 of raw throughput)
 
     options:
       --quick       fewer and shorter runs (under two minutes on two cores)
@@ -47,6 +49,7 @@ public enum BenchCommand {
     ("fake", { await FakeBackendBench.run($0) }),
     ("startup", { await ProcessBench.startUp($0) }),
     ("verify", { await ProcessBench.verify($0) }),
+    ("tokenverify", { await TokenVerifierBench.run($0) }),
   ]
 
   /// Runs the benchmark with `arguments` (everything after `bench`) and returns the exit

@@ -42,14 +42,17 @@ public struct BackendEmulator: Sendable {
   ///   - ncmbClientKey: the key NCMB signatures must use (default: the public
   ///     ``NCMBDemoKeys/clientKey``).
   ///   - logger: receives one record per request handled; `nil` logs nothing.
+  ///   - tokenSigning: signs Firebase ID tokens RS256 and serves its certificate when
+  ///     given; `nil` (default) leaves them unsigned, as the Firebase Auth Emulator does.
   public init(
     store: UserStore, projectID: String = "demo-project",
     ncmbApplicationKey: String = NCMBDemoKeys.applicationKey,
-    ncmbClientKey: String = NCMBDemoKeys.clientKey, logger: HTTPLogger? = nil
+    ncmbClientKey: String = NCMBDemoKeys.clientKey, logger: HTTPLogger? = nil,
+    tokenSigning: FirebaseTokenSigning? = nil
   ) {
     self.store = store
     self.logger = logger
-    firebase = FirebaseAuthHandler(store: store, projectID: projectID)
+    firebase = FirebaseAuthHandler(store: store, projectID: projectID, signing: tokenSigning)
     ncmb = NCMBHandler(
       store: store, applicationKey: ncmbApplicationKey, clientKey: ncmbClientKey)
   }

@@ -24,7 +24,8 @@ struct Command: Sendable {
 /// Every command, in the order the top-level usage lists them.
 enum Commands {
   static let all: [Command] =
-    AccountCommands.all + PhoneCommands.all + VerifyCommand.all + EmulatorCommand.all
+    AccountCommands.all + TokenVerifyCommand.all + PhoneCommands.all + VerifyCommand.all
+    + EmulatorCommand.all
     + RecordingCommands.all + NCMBCommands.all
 
   /// The command selected by `words` (the command name and, for groups such as

@@ -18,7 +18,8 @@ enum EmulatorCommand {
   static let all: [Command] = [emulator]
 
   static let emulator = Command(
-    name: "emulator", synopsis: "[--host 127.0.0.1] [--port 9099] [--data FILE] [--project-id ID]",
+    name: "emulator",
+    synopsis: "[--host 127.0.0.1] [--port 9099] [--data FILE] [--project-id ID] [--sign-tokens]",
     help: """
       Serves the Firebase Auth REST API (v1, the legacy v3 names, the token endpoint and
       the emulator-only endpoints) and the NCMB REST API on one HTTP/1.1 port. When ready
@@ -37,8 +38,13 @@ enum EmulatorCommand {
         --data FILE      keep users in this SQLite file, created when missing (its
                          directory must exist; default: in memory)
         --project-id ID  the Firebase project ID (default demo-project)
+        --sign-tokens    sign ID tokens RS256 under a key generated at start (default:
+                         unsigned, as the Firebase Auth Emulator's) and serve its
+                         certificate at GET /robot/v1/metadata/x509/
+                         securetoken@system.gserviceaccount.com, Google's path shape, so
+                         `baas token verify` runs the full signature check offline
       """,
-    spec: OptionSpec(valued: ["host", "port", "data", "project-id"]),
+    spec: OptionSpec(valued: ["host", "port", "data", "project-id"], flags: ["sign-tokens"]),
     run: { options, context in
       var host = options.value("host") ?? "127.0.0.1"
       if host == "localhost" { host = "127.0.0.1" }
@@ -75,15 +81,30 @@ enum EmulatorCommand {
             + "any API key and the public NCMB demo keys, so anyone who can reach this port "
             + "can create and read accounts; keep it on 127.0.0.1 unless you need otherwise")
       }
+      var signing: FirebaseTokenSigning?
+      if options.has("sign-tokens") {
+        do {
+          signing = try FirebaseTokenSigning.generate()
+        } catch {
+          Console.error("baas emulator: cannot generate the token-signing key: \(error)")
+          return .failure
+        }
+      }
       do {
         let emulator = BackendEmulator(
-          store: store, projectID: projectID, logger: context.merging(options).httpLogger)
+          store: store, projectID: projectID, logger: context.merging(options).httpLogger,
+          tokenSigning: signing)
         let server = EmulatorServer(host: host, port: port) { request in
           await emulator.handle(request)
         }
         let signals = SignalWatch([SIGINT, SIGTERM])
         let bound = try server.start()
         let base = "http://\(host):\(bound)"
+        let signedTokens =
+          signing == nil
+          ? ""
+          : "\n  ID tokens signed RS256; certificates: \(base)"
+            + "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
         Console.out(
           """
           baas emulator ready on \(base)
@@ -92,7 +113,7 @@ enum EmulatorCommand {
             project ID:      \(projectID)
             NCMB:            \(base)/2013-09-01
             NCMB application key: \(NCMBDemoKeys.applicationKey)
-            NCMB client key:      \(NCMBDemoKeys.clientKey)
+            NCMB client key:      \(NCMBDemoKeys.clientKey)\(signedTokens)
           use it with:
             export FIREBASE_AUTH_EMULATOR_HOST=\(host):\(bound) \
           FIREBASE_PROJECT_ID=\(projectID) FIREBASE_API_KEY=any-value

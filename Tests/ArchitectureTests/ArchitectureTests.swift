@@ -86,6 +86,8 @@ struct DependencyRuleTests {
       ("UserBackendKit", "BackendHTTP", "UserBackendKit (the port) depends on"),
       ("BackendEmulator", "NCMBUserBackend", "BackendEmulator depends on client adapter"),
       ("HTTPReplay", "baas", "depends on executable baas"),
+      ("FirebaseTokenVerification", "FirebaseUserBackend", "only the port and BackendHTTP"),
+      ("FirebaseTokenVerification", "HTTPReplay", "(linked by apps) depends on test tooling"),
     ])
   func forbiddenEdge(from: String, to: String, message: String) async throws {
     let declared = try ModuleGraph(dumpPackageJSON: try await packageDump.value)

@@ -55,6 +55,7 @@ enum DependencyRules {
   static let appModules: Set<String> = [
     "UserBackendKit", "BackendHTTP", "AdapterSupport", "NCMBSigning", "AccountDatabase",
     "FirebaseUserBackend", "NCMBUserBackend", "FakeUserBackend", "UserBackends",
+    "FirebaseTokenVerification",
   ]
 
   /// Every broken rule, one sentence each; empty when the graph follows them all.
@@ -81,6 +82,13 @@ enum DependencyRules {
       if appModules.contains(name) {
         for tool in target.dependencies.intersection(testingModules) {
           found.append("\(name) (linked by apps) depends on test tooling \(tool)")
+        }
+      }
+      if name == "FirebaseTokenVerification" {
+        let allowed: Set<String> = ["UserBackendKit", "BackendHTTP", "CCrypto"]
+        for extra in target.dependencies.subtracting(allowed).sorted() {
+          found.append(
+            "FirebaseTokenVerification depends on \(extra); only the port and BackendHTTP")
         }
       }
       if name == "BackendEmulator" {

@@ -31,11 +31,16 @@ public struct FirebaseAuthHandler: Sendable {
   public let store: UserStore
   /// The project ID in ID tokens (`aud`, `iss`).
   public let projectID: String
+  /// Signs ID tokens RS256 and serves the certificate when set; unsigned tokens otherwise.
+  public let signing: FirebaseTokenSigning?
 
-  /// A handler over `store` for `projectID`.
-  public init(store: UserStore, projectID: String = "demo-project") {
+  /// A handler over `store` for `projectID`, signing ID tokens with `signing` when given.
+  public init(
+    store: UserStore, projectID: String = "demo-project", signing: FirebaseTokenSigning? = nil
+  ) {
     self.store = store
     self.projectID = projectID
+    self.signing = signing
   }
 
   /// Answers one request; never throws (errors are Firebase error envelopes).
@@ -47,13 +52,18 @@ public struct FirebaseAuthHandler: Sendable {
     }
   }
 
-  var tokens: FirebaseTokens { FirebaseTokens(store: store, projectID: projectID) }
+  var tokens: FirebaseTokens {
+    FirebaseTokens(store: store, projectID: projectID, signing: signing)
+  }
 
   private func respond(to request: HTTPRequest) throws(FirebaseError) -> HTTPResponse {
     guard let route = FirebaseRoute(request) else { throw .notFound }
     switch route {
     case .readiness:
       return WireResponse.json(200, ["authEmulator": ["ready": true]])
+    case .certificates:
+      guard request.method == .get, let signing else { throw .notFound }
+      return signing.certificatesResponse
     case .emulator(let resource):
       return try emulatorEndpoint(resource, method: request.method)
     case .unimplemented(let name):
@@ -130,6 +140,8 @@ enum FirebaseRoute {
   case emulator(resource: String)
   case unimplemented(String)
   case readiness
+  /// Google's path shape for the token-signing certificates (`--sign-tokens`).
+  case certificates
 
   /// Legacy v3 names and their v1 operations (`docs/wire/firebase-auth.md` §0); `nil` =
   /// known, not served.
@@ -157,6 +169,10 @@ enum FirebaseRoute {
     where path.hasPrefix("/\(prefix)/") {
       host = prefix
       path = String(path.dropFirst(prefix.count + 1))
+    }
+    if path == "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com" {
+      self = .certificates
+      return
     }
     if path.hasPrefix("/emulator/v1/projects/") {
       // /emulator/v1/projects/{id}/{resource} (any project ID)

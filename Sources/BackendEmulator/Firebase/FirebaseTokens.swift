@@ -23,6 +23,8 @@ struct FirebaseTokens {
 
   let store: UserStore
   let projectID: String
+  /// Signs ID tokens RS256 when set (`--sign-tokens`); `nil` leaves them unsigned.
+  var signing: FirebaseTokenSigning? = nil
 
   /// What a refresh continues: the sign-in's user, time and provider.
   struct SignIn: Codable, Hashable {
@@ -66,7 +68,7 @@ struct FirebaseTokens {
       refreshToken: Self.refreshToken(storeToken: storeToken, signIn: signIn))
   }
 
-  /// An unsigned ID token for `user`, issued now.
+  /// An ID token for `user`, issued now: unsigned, or RS256 with ``signing``.
   func idToken(for user: UserRecord, signIn: SignIn) -> String {
     let now = nowSeconds
     var identities: [String: Any] = [:]
@@ -87,7 +89,7 @@ struct FirebaseTokens {
     if user.isAnonymous { claims["provider_id"] = "anonymous" }
     if let subject = signIn.subject { identities[signIn.provider] = [subject] }
     claims["firebase"] = ["identities": identities, "sign_in_provider": signIn.provider]
-    return JSONWebToken.unsigned(claims: claims)
+    return signing?.token(claims: claims) ?? JSONWebToken.unsigned(claims: claims)
   }
 
   /// Checks an ID token sent by a client.

@@ -1,0 +1,142 @@
+import BackendHTTP
+import Foundation
+import Synchronization
+import UserBackendKit
+
+/// The current signing certificates (`kid` -> public key), fetched through an
+/// ``HTTPTransport`` and cached until the answer's `Cache-Control: max-age` runs out.
+///
+/// - However many verifications need certificates at once, one request is sent and all
+///   of them wait for it (single-flight).
+/// - A `kid` missing from a cached set causes one refetch (Google rotates keys), at most
+///   once per ``minimumRefetchInterval`` so tokens with made-up key IDs cannot make this
+///   server hammer the endpoint.
+/// - An answer without `max-age` is not cached (as the Admin SDKs do).
+actor CertificateStore {
+  /// One fetched set.
+  struct Snapshot: Sendable {
+    var keys: [String: RS256PublicKey]
+    var fetchedAt: Date
+    var expiresAt: Date
+  }
+
+  /// The largest certificate document read, in bytes (Google's is about 4 KiB).
+  static let maximumBodyBytes = 1 << 20
+
+  let url: URL
+  let transport: any HTTPTransport
+  let clock: any AuthClock
+  let minimumRefetchInterval: TimeInterval
+
+  private var current: Snapshot? {
+    didSet { published.withLock { $0 = current } }
+  }
+  /// ``current``, readable without entering the actor: the fast path of a warm cache.
+  private nonisolated let published = Mutex<Snapshot?>(nil)
+  private var pending: Task<Result<Snapshot, TokenRejection>, Never>?
+
+  init(
+    url: URL, transport: any HTTPTransport, clock: any AuthClock,
+    minimumRefetchInterval: TimeInterval
+  ) {
+    self.url = url
+    self.transport = transport
+    self.clock = clock
+    self.minimumRefetchInterval = minimumRefetchInterval
+  }
+
+  /// The public key for `keyID` from a fresh cached set, without waiting for the actor;
+  /// `nil` when the set is missing, expired or lacks `keyID` (then call ``key(for:)``).
+  nonisolated func cachedKey(for keyID: String) -> RS256PublicKey? {
+    published.withLock { snapshot in
+      guard let snapshot, clock.now() < snapshot.expiresAt else { return nil }
+      return snapshot.keys[keyID]
+    }
+  }
+
+  /// The public key for `keyID`.
+  /// - Throws: `unknownKeyID` when no current certificate has that ID (after the one
+  ///   refetch allowed), `certificatesUnavailable` when they could not be fetched.
+  func key(for keyID: String) async throws(TokenRejection) -> RS256PublicKey {
+    let now = clock.now()
+    var snapshot: Snapshot
+    var fetchedNow = false
+    if let current, now < current.expiresAt {
+      snapshot = current
+    } else {
+      snapshot = try await refreshed().get()
+      fetchedNow = true
+    }
+    if let key = snapshot.keys[keyID] { return key }
+    if !fetchedNow, clock.now().timeIntervalSince(snapshot.fetchedAt) >= minimumRefetchInterval {
+      snapshot = try await refreshed().get()
+      if let key = snapshot.keys[keyID] { return key }
+    }
+    throw TokenRejection(.unknownKeyID, "the header's kid names no current certificate")
+  }
+
+  /// Joins the fetch in flight or starts one; the creator stores the result.
+  private func refreshed() async -> Result<Snapshot, TokenRejection> {
+    if let pending { return await pending.value }
+    let task = Task { await self.download() }
+    pending = task
+    let result = await task.value
+    if case .success(let snapshot) = result { current = snapshot }
+    pending = nil
+    return result
+  }
+
+  /// Sends the request and reads the answer: a JSON object of `kid` -> PEM certificate.
+  private func download() async -> Result<Snapshot, TokenRejection> {
+    func unavailable(_ detail: String) -> Result<Snapshot, TokenRejection> {
+      .failure(TokenRejection(.certificatesUnavailable, detail))
+    }
+    let response: HTTPResponse
+    do {
+      response = try await transport.send(HTTPRequest(method: "GET", url: url, timeout: 10))
+    } catch {
+      return unavailable("fetching the certificates failed: \(error)")
+    }
+    guard response.isSuccess else {
+      return unavailable("the certificate endpoint answered status \(response.status)")
+    }
+    guard response.body.count <= Self.maximumBodyBytes else {
+      return unavailable("the certificate document is larger than \(Self.maximumBodyBytes) bytes")
+    }
+    guard
+      let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any],
+      !object.isEmpty
+    else { return unavailable("the certificate document is not a non-empty JSON object") }
+    var keys: [String: RS256PublicKey] = [:]
+    for (keyID, value) in object {
+      guard let pem = value as? String, let key = RS256PublicKey(certificatePEM: pem) else {
+        return unavailable(
+          "certificate \(keyID.prefix(64)) is not a PEM X.509 certificate of an RSA key of at "
+            + "least \(RS256PublicKey.minimumBits) bits")
+      }
+      keys[keyID] = key
+    }
+    let now = clock.now()
+    let maxAge = Self.maxAge(response.headerFields["Cache-Control"]) ?? 0
+    return .success(
+      Snapshot(keys: keys, fetchedAt: now, expiresAt: now.addingTimeInterval(maxAge)))
+  }
+
+  /// The `max-age` directive of a `Cache-Control` value in seconds; `nil` when absent or
+  /// not a non-negative integer.
+  static func maxAge(_ cacheControl: String?) -> TimeInterval? {
+    guard let cacheControl else { return nil }
+    for directive in cacheControl.split(separator: ",") {
+      let parts = directive.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2,
+        parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "max-age"
+      else { continue }
+      let value = parts[1].trimmingCharacters(in: .whitespaces)
+        .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+      // At most a year: a larger value is clamped rather than trusted.
+      guard let seconds = Int(value), seconds >= 0 else { return nil }
+      return TimeInterval(min(seconds, 31_536_000))
+    }
+    return nil
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The claims of a verified Firebase ID token, typed.
+///
+/// Built by ``FirebaseTokenVerifier/verify(_:)`` only after every check passed.
+public struct FirebaseTokenClaims: Sendable, Hashable {
+  /// The Firebase user ID (`sub`, equal to `user_id`), 1…128 characters.
+  public let userID: String
+  /// `email`, when the account has one.
+  public let email: String?
+  /// `email_verified`; `false` when absent.
+  public let emailVerified: Bool
+  /// `phone_number` (E.164), when the account has one.
+  public let phoneNumber: String?
+  /// `name`, when set.
+  public let name: String?
+  /// `picture`, when set.
+  public let picture: String?
+  /// `firebase.sign_in_provider`: `password`, `anonymous`, `phone`, `google.com`,
+  /// `custom`, …; `nil` when absent.
+  public let signInProvider: String?
+  /// `firebase.tenant`, for a token of a multi-tenant project.
+  public let tenant: String?
+  /// `firebase.identities`: provider -> identifiers (`"email": ["ada@example.com"]`).
+  public let identities: [String: [String]]
+  /// `auth_time`: when the user signed in (a refresh keeps it).
+  public let authTime: Date
+  /// `iat`: when this token was issued.
+  public let issuedAt: Date
+  /// `exp`: when this token stops being valid.
+  public let expiresAt: Date
+  /// `iss`: `https://securetoken.google.com/<projectID>`.
+  public let issuer: String
+  /// `aud`: the project ID.
+  public let audience: String
+  /// Every claim not named above and not reserved by JWT/OIDC (`nbf`, `jti`, `nonce`,
+  /// `acr`, `amr`, `azp`, …): the developer's custom claims.
+  public let customClaims: [String: ClaimValue]
+
+  /// Claim names that are never custom claims.
+  static let reserved: Set<String> = [
+    "iss", "aud", "sub", "iat", "exp", "auth_time", "user_id", "email", "email_verified",
+    "phone_number", "name", "picture", "firebase", "provider_id", "nbf", "jti", "nonce", "acr",
+    "amr", "at_hash", "azp", "cnf", "c_hash",
+  ]
+
+  /// Reads the typed claims from a claims object whose checks passed.
+  init(
+    claims: [String: Any], userID: String, issuedAt: Date, expiresAt: Date, authTime: Date
+  ) {
+    self.userID = userID
+    self.email = claims["email"] as? String
+    self.emailVerified = (ClaimValue(json: claims["email_verified"] as Any)) == .bool(true)
+    self.phoneNumber = claims["phone_number"] as? String
+    self.name = claims["name"] as? String
+    self.picture = claims["picture"] as? String
+    let firebase = claims["firebase"] as? [String: Any] ?? [:]
+    self.signInProvider = firebase["sign_in_provider"] as? String
+    self.tenant = firebase["tenant"] as? String
+    var identities: [String: [String]] = [:]
+    for (provider, values) in firebase["identities"] as? [String: Any] ?? [:] {
+      identities[provider] = (values as? [Any] ?? []).compactMap { $0 as? String }
+    }
+    self.identities = identities
+    self.authTime = authTime
+    self.issuedAt = issuedAt
+    self.expiresAt = expiresAt
+    self.issuer = claims["iss"] as? String ?? ""
+    self.audience = claims["aud"] as? String ?? ""
+    var custom: [String: ClaimValue] = [:]
+    for (name, value) in claims where !Self.reserved.contains(name) {
+      custom[name] = ClaimValue(json: value)
+    }
+    self.customClaims = custom
+  }
+
+  /// The claims as a JSON object (sorted keys), as `baas token verify --json` prints them:
+  /// `uid`, `email`, `emailVerified`, `phoneNumber`, `name`, `signInProvider`, `tenant`,
+  /// `identities`, `authTime`/`issuedAt`/`expiresAt` (seconds since 1970), `issuer`,
+  /// `audience`, `customClaims`; absent optional claims are left out.
+  public var jsonObject: [String: Any] {
+    var object: [String: Any] = [
+      "uid": userID, "emailVerified": emailVerified, "identities": identities,
+      "authTime": Int(authTime.timeIntervalSince1970),
+      "issuedAt": Int(issuedAt.timeIntervalSince1970),
+      "expiresAt": Int(expiresAt.timeIntervalSince1970), "issuer": issuer, "audience": audience,
+      "customClaims": customClaims.mapValues(\.jsonObject),
+    ]
+    object["email"] = email
+    object["phoneNumber"] = phoneNumber
+    object["name"] = name
+    object["signInProvider"] = signInProvider
+    object["tenant"] = tenant
+    return object
+  }
+}

@@ -1,0 +1,157 @@
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+/// Verifies Firebase ID tokens on a server, as the Firebase Admin SDKs do.
+///
+/// ``verify(_:)`` makes these checks in this order and throws the first failure as a
+/// ``TokenRejection`` with a distinct ``TokenRejectionReason``:
+/// 1. three base64url segments, header and claims JSON objects; `iat`, `exp` and
+///    `auth_time` numbers in 0…10¹¹ (`malformed`);
+/// 2. header `alg` is `RS256` (`unsupportedAlgorithm`; `none` only with
+///    ``Configuration/acceptsUnsignedTokens``, and then the signature must be empty);
+/// 3. header `kid` names a current certificate (`unknownKeyID`; fetching them can fail
+///    with `certificatesUnavailable`);
+/// 4. the RS256 signature over `<header>.<claims>` verifies with that certificate's key
+///    (`badSignature`);
+/// 5. `iss` is `https://securetoken.google.com/<projectID>` (`wrongIssuer`);
+/// 6. `aud` is `<projectID>` (`wrongAudience`);
+/// 7. `sub` is a non-empty string of at most 128 characters equal to `user_id`
+///    (`invalidSubject`);
+/// 8. `iat` and `auth_time` are not after now + skew (`issuedInFuture`); `exp` is after
+///    now − skew (`expired`).
+///
+/// Certificates come from ``Configuration/certificatesURL`` (by default Google's
+/// `securetoken@system.gserviceaccount.com` x509 endpoint), cached as
+/// `CertificateStore` describes. Safe to share: one verifier serves every request.
+public struct FirebaseTokenVerifier: Sendable {
+  /// Google's endpoint of the certificates that sign Firebase ID tokens: a JSON object of
+  /// key ID -> PEM X.509 certificate, with `Cache-Control: max-age`.
+  public static let googleCertificatesURL = URL(
+    string:
+      "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+  )!
+
+  /// The path of the certificate document, on Google's host and on the emulator's.
+  public static let certificatesPath =
+    "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+
+  /// What to accept.
+  public struct Configuration: Sendable {
+    /// The Firebase project ID: the expected `aud`, and the end of the expected `iss`.
+    public var projectID: String
+    /// Where the certificates are fetched from.
+    public var certificatesURL: URL
+    /// How far `iat`/`auth_time` may lie in the future and `exp` in the past, in seconds.
+    public var clockSkew: TimeInterval
+    /// Accept unsigned tokens (`alg: none`, empty signature), as the Admin SDKs do when
+    /// `FIREBASE_AUTH_EMULATOR_HOST` is set: for the Auth Emulator only. Every claim is
+    /// still checked; RS256 tokens are still verified in full.
+    public var acceptsUnsignedTokens: Bool
+    /// The shortest time between two fetches caused by an unknown `kid`, in seconds.
+    public var minimumRefetchInterval: TimeInterval
+
+    /// A configuration for `projectID` with Google's certificates and a 5-minute skew.
+    public init(
+      projectID: String, certificatesURL: URL = FirebaseTokenVerifier.googleCertificatesURL,
+      clockSkew: TimeInterval = 300, acceptsUnsignedTokens: Bool = false,
+      minimumRefetchInterval: TimeInterval = 30
+    ) {
+      self.projectID = projectID
+      self.certificatesURL = certificatesURL
+      self.clockSkew = clockSkew
+      self.acceptsUnsignedTokens = acceptsUnsignedTokens
+      self.minimumRefetchInterval = minimumRefetchInterval
+    }
+  }
+
+  /// The longest token read, in bytes (Firebase ID tokens are about 1 KiB; custom claims
+  /// are capped at 1000 bytes).
+  public static let maximumTokenBytes = 16 * 1024
+
+  /// What this verifier accepts.
+  public let configuration: Configuration
+  private let clock: any AuthClock
+  private let certificates: CertificateStore
+
+  /// A verifier fetching certificates through `transport` and reading time from `clock`.
+  public init(
+    configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemClock()
+  ) {
+    self.configuration = configuration
+    self.clock = clock
+    self.certificates = CertificateStore(
+      url: configuration.certificatesURL, transport: transport, clock: clock,
+      minimumRefetchInterval: configuration.minimumRefetchInterval)
+  }
+
+  /// Checks `token` and returns its claims.
+  /// - Throws: ``TokenRejection``, the first check that failed (see the type's overview).
+  public func verify(_ token: String) async throws(TokenRejection) -> FirebaseTokenClaims {
+    let parsed = try ParsedToken(token)
+    try await checkSignature(parsed)
+    return try checkClaims(parsed)
+  }
+
+  private func checkSignature(_ token: ParsedToken) async throws(TokenRejection) {
+    let algorithm = token.header.algorithm
+    if algorithm == "none" && configuration.acceptsUnsignedTokens {
+      guard token.signature.isEmpty else {
+        throw TokenRejection(.badSignature, "an unsigned (alg none) token carries a signature")
+      }
+      return
+    }
+    guard algorithm == "RS256" else {
+      let shown = algorithm.map { String($0.prefix(16)) } ?? "missing"
+      throw TokenRejection(
+        .unsupportedAlgorithm, "the header's alg is \(shown); only RS256 is accepted")
+    }
+    guard let keyID = token.header.keyID, !keyID.isEmpty else {
+      throw TokenRejection(.unknownKeyID, "the header has no kid")
+    }
+    let key: RS256PublicKey
+    if let cached = certificates.cachedKey(for: keyID) {
+      key = cached
+    } else {
+      key = try await certificates.key(for: keyID)
+    }
+    guard key.verify(signature: token.signature, message: token.signingInput) else {
+      throw TokenRejection(.badSignature, "the RS256 signature does not verify")
+    }
+  }
+
+  private func checkClaims(_ token: ParsedToken) throws(TokenRejection) -> FirebaseTokenClaims {
+    let claims = token.claims
+    let projectID = configuration.projectID
+    guard claims["iss"] as? String == "https://securetoken.google.com/" + projectID else {
+      throw TokenRejection(
+        .wrongIssuer, "iss is not https://securetoken.google.com/\(projectID)")
+    }
+    guard claims["aud"] as? String == projectID else {
+      throw TokenRejection(.wrongAudience, "aud is not \(projectID)")
+    }
+    guard let subject = claims["sub"] as? String, !subject.isEmpty, subject.count <= 128 else {
+      throw TokenRejection(.invalidSubject, "sub is not a string of 1…128 characters")
+    }
+    guard claims["user_id"] as? String == subject else {
+      throw TokenRejection(.invalidSubject, "sub differs from user_id")
+    }
+    let now = clock.now().timeIntervalSince1970
+    let skew = configuration.clockSkew
+    guard token.issuedAt <= now + skew else {
+      throw TokenRejection(.issuedInFuture, "iat is in the future")
+    }
+    guard token.authTime <= now + skew else {
+      throw TokenRejection(.issuedInFuture, "auth_time is in the future")
+    }
+    guard token.expiresAt > now - skew else {
+      throw TokenRejection(.expired, "exp has passed")
+    }
+    return FirebaseTokenClaims(
+      claims: claims, userID: subject,
+      issuedAt: Date(timeIntervalSince1970: token.issuedAt),
+      expiresAt: Date(timeIntervalSince1970: token.expiresAt),
+      authTime: Date(timeIntervalSince1970: token.authTime))
+  }
+}
