@@ -47,7 +47,8 @@ public enum IdentifierCanonicalization {
       let domain = asciiDomain(String(parts[1]))
     else { throw malformedEmail }
     let canonical = parts[0] + "@" + domain
-    guard canonical.count <= CredentialValidation.maximumEmailLength else { throw malformedEmail }
+    guard CredentialValidation.limitedLength(canonical) <= CredentialValidation.maximumEmailLength
+    else { throw malformedEmail }
     return canonical
   }
 
@@ -99,7 +100,9 @@ public enum IdentifierCanonicalization {
         .invalidInput(
           field: "username", reason: "must not contain control or format characters"))
     }
-    guard canonical.count <= CredentialValidation.maximumUsernameLength else {
+    guard
+      CredentialValidation.limitedLength(canonical) <= CredentialValidation.maximumUsernameLength
+    else {
       throw CredentialValidation.tooLong(
         "username", maximum: CredentialValidation.maximumUsernameLength)
     }

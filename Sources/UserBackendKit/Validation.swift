@@ -43,7 +43,7 @@ public enum CredentialValidation {
     guard !password.isEmpty else {
       throw UserBackendError(.invalidInput(field: "password", reason: "must not be empty"))
     }
-    guard password.count <= maximumPasswordLength else {
+    guard limitedLength(password) <= maximumPasswordLength else {
       throw tooLong("password", maximum: maximumPasswordLength)
     }
   }

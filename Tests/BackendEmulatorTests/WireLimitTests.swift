@@ -38,6 +38,28 @@ struct WireLimitTests {
     #expect(try store.userCount() == 0)
   }
 
+  /// One letter and 5,000 combining accents is one character to a person but 5,001 code
+  /// points: over every limit, on both APIs.
+  @Test("Firebase and NCMB: limits count code points, not visible characters")
+  func combiningMarksCount() async throws {
+    let marks = String(repeating: "\u{0301}", count: 5_000)
+    let firebasePassword = await firebase.handle(
+      firebaseRequests.accounts("signUp", ["email": "a@example.com", "password": "a" + marks]))
+    #expect(firebasePassword.status == 400)
+    let firebaseEmail = await firebase.handle(
+      firebaseRequests.accounts(
+        "signUp", ["email": "a" + marks + "@example.com", "password": "secret1"]))
+    #expect(firebaseEmail.status == 400)
+    for body in [
+      ["userName": "a" + marks, "password": "secret1"],
+      ["userName": "ada", "password": "a" + marks],
+    ] {
+      let created = await ncmb.handle(ncmbRequests.request(.post, "/2013-09-01/users", body: body))
+      #expect(created.status == 400)
+    }
+    #expect(try store.userCount() == 0)
+  }
+
   @Test("Firebase and NCMB: values exactly at the limits are accepted")
   func atTheLimits() async throws {
     let email = String(repeating: "a", count: 242) + "@example.com"  // 254

@@ -48,3 +48,31 @@ struct ValidationLimitTests {
     #expect(throws: Never.self) { try CredentialValidation.validateNewPassword(emoji) }
   }
 }
+
+/// Limits count Unicode scalars: a short visible string made of one letter and thousands
+/// of combining marks is as long as its code points, on every identifier and the password.
+@Suite("Length limits count code points", .timeLimit(.minutes(1)))
+struct CodePointLimitTests {
+  static let marks = String(repeating: "\u{0301}", count: 5_000)
+
+  @Test func anEmailOfCombiningMarksIsTooLong() {
+    #expect(throws: UserBackendError.self) {
+      try CredentialValidation.validate(
+        .email("a" + Self.marks + "@example.com", password: "pw-123456"), forSignUp: true)
+    }
+  }
+
+  @Test func aUserNameOfCombiningMarksIsTooLong() {
+    #expect(throws: UserBackendError.self) {
+      try CredentialValidation.validate(
+        .username("a" + Self.marks, password: "pw-123456"), forSignUp: true)
+    }
+  }
+
+  @Test func aPasswordOfCombiningMarksIsTooLong() {
+    #expect(throws: UserBackendError.self) {
+      try CredentialValidation.validate(
+        .email("ada@example.com", password: "a" + Self.marks), forSignUp: true)
+    }
+  }
+}

@@ -156,7 +156,8 @@ extension FirebaseAuthHandler {
   /// A password of at most ``CredentialValidation/maximumPasswordLength`` characters, else
   /// ``FirebaseError/passwordTooLong``.
   static func checkPasswordLength(_ password: String) throws(FirebaseError) {
-    guard password.count <= CredentialValidation.maximumPasswordLength else {
+    guard CredentialValidation.limitedLength(password) <= CredentialValidation.maximumPasswordLength
+    else {
       throw .passwordTooLong
     }
   }

@@ -162,7 +162,9 @@ extension NCMBHandler {
 
   /// `E400009` when `value` is longer than `maximum` characters.
   static func checkLength(_ field: String, _ value: String, maximum: Int) throws(NCMBError) {
-    guard value.count <= maximum else { throw .size(field, maximum: maximum) }
+    guard CredentialValidation.limitedLength(value) <= maximum else {
+      throw .size(field, maximum: maximum)
+    }
   }
 
   /// `E400009` for a password longer than ``CredentialValidation/maximumPasswordLength``.
