@@ -146,6 +146,7 @@ public final class SessionEngine: Sendable {
   public func signIn(_ session: AuthSession, completing completedVerificationID: String? = nil)
     async throws(UserBackendError)
   {
+    try Self.checkTokens(session)
     try await update { state in
       state.session = session
       if let completedVerificationID,
@@ -156,6 +157,27 @@ public final class SessionEngine: Sendable {
       return true
     }
     publish(.signedIn, user: session.user)
+  }
+
+  /// Refuses a session whose tokens could not have come from a real server: an empty
+  /// bearer token, or a bearer or refresh token with anything but visible ASCII (JWTs,
+  /// Firebase refresh tokens and NCMB session tokens all are). A token with a control
+  /// character would otherwise reach headers, files and terminals (`baas token`).
+  ///
+  /// - Throws: ``UserBackendError`` `.malformedResponse`, naming the token, never its value.
+  static func checkTokens(_ session: AuthSession) throws(UserBackendError) {
+    func usable(_ token: String) -> Bool {
+      !token.isEmpty && token.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+    guard usable(session.bearerToken) else {
+      throw UserBackendError(
+        .malformedResponse(
+          reason: "the server's bearer token is empty or has characters a token cannot have"))
+    }
+    if let refreshToken = session.refreshToken, !refreshToken.isEmpty, !usable(refreshToken) {
+      throw UserBackendError(
+        .malformedResponse(reason: "the server's refresh token has characters a token cannot have"))
+    }
   }
 
   /// Removes the stored session (a pending phone verification stays) and publishes
@@ -259,6 +281,8 @@ public final class SessionEngine: Sendable {
       try await revoke(current)
       throw error
     case .renewed(let renewed):
+      // A renewed session with unusable tokens is the server's fault: keep the stored one.
+      try Self.checkTokens(renewed)
       let stored = try await update { state in
         guard let stored = state.session, Self.isSameSignIn(stored, current) else {
           return false
