@@ -22,8 +22,10 @@ enum DecodedLeakScan {
     var description: String { "\(path): \(message)" }
   }
 
-  /// Problems in the parsed HAR `root`, checked against `rules` (the file's own
-  /// `_replay.rules` when it has them, else `fallbackRules`).
+  /// Problems in the parsed HAR `root`, checked against `fallbackRules` plus the file's own
+  /// `_replay.rules`. A file's rules can only add fields to check: for a field both name,
+  /// the built-in rule wins, so a cassette cannot exempt its own secrets (an empty rule
+  /// set, a `remove` or a `constant` rule for `password`).
   static func scan(_ root: Any, secrets: [String], fallbackRules: RedactionRules = .standard)
     -> [Problem]
   {
@@ -36,7 +38,15 @@ enum DecodedLeakScan {
         let data = try? JSONSerialization.data(withJSONObject: rules),
         let decoded = try? JSONDecoder().decode(RedactionRules.self, from: data)
       {
-        scanner.rules = decoded
+        // The built-in rules of the cassette's own backend (NCMB's error `code` is not
+        // Firebase's SMS `code`), else `fallbackRules`.
+        let builtIn: RedactionRules =
+          switch replay["backend"] as? String {
+          case "firebase": .firebase
+          case "ncmb": .ncmb
+          default: fallbackRules
+          }
+        scanner.rules = builtIn.merged(with: decoded)
       }
       for (key, value) in replay where key != "rules" { scanner.any(value, "log._replay.\(key)") }
     }
