@@ -118,11 +118,17 @@ package enum ContentCoding {
           let produced = chunkBuffer.count - Int(stream.avail_out)
           output.append(chunkBuffer.baseAddress!, count: produced)
         }
+        // gzip allows several members one after another (gunzip decodes them all); a
+        // scan that stopped after the first would miss what the others hold.
+        if status == Z_STREAM_END, stream.avail_in > 0, windowBits > 15 {
+          status = inflateReset(&stream)
+        }
       } while status == Z_OK && output.count <= maximumDecodedSize
         && (stream.avail_in > 0 || stream.avail_out == 0)
     }
     if output.count > maximumDecodedSize { return .failure(.tooLarge) }
-    guard status == Z_STREAM_END else { return .failure(.corrupt) }
+    // Bytes after the end of the data (not another gzip member) are refused, not ignored.
+    guard status == Z_STREAM_END, stream.avail_in == 0 else { return .failure(.corrupt) }
     return .success(output)
   }
 

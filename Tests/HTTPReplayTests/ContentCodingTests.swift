@@ -1,7 +1,8 @@
 import BackendHTTP
 import Foundation
-import HTTPReplay
 import Testing
+
+@testable import HTTPReplay
 
 /// Content codings at the edges: bodies already decoded by the client, raw deflate, and
 /// bodies that decode to too much.
@@ -65,5 +66,22 @@ struct ContentCodingTests {
     #expect {
       _ = try HARImporter.importHAR(data: Data(har.utf8), secrets: [])
     } throws: { "\($0)".contains("more than 16 MiB") }
+  }
+
+  /// gzip members one after another decode to all of them, as gunzip does: a scan that
+  /// stopped after the first missed what the second held.
+  @Test("every gzip member is decoded; bytes after the data are refused")
+  func multipleMembers() throws {
+    let first = ContentCoding.encode(Data(#"{"ok":true}"#.utf8), coding: "gzip")
+    let second = ContentCoding.encode(Data(#"{"refreshToken":"AMf-secret"}"#.utf8), coding: "gzip")
+    let both = try ContentCoding.inflate(first + second, coding: "gzip")
+    #expect(String(decoding: both, as: UTF8.self) == #"{"ok":true}{"refreshToken":"AMf-secret"}"#)
+    #expect(throws: ContentCoding.Failure.corrupt("gzip")) {
+      try ContentCoding.inflate(first + Data("trailing plain text".utf8), coding: "gzip")
+    }
+    let deflated = ContentCoding.encode(Data(#"{"ok":true}"#.utf8), coding: "deflate")
+    #expect(throws: ContentCoding.Failure.corrupt("deflate")) {
+      try ContentCoding.inflate(deflated + Data("junk".utf8), coding: "deflate")
+    }
   }
 }
