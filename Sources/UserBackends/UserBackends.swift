@@ -128,6 +128,33 @@ public enum UserBackends {
       setting: BackendConfigurationError.stateDirectorySetting)
   }
 
+  /// Checks, before anything is sent, that a sign-in could be kept: the state directory
+  /// exists (or is created, mode 0700) and this process can write in it. Without this a
+  /// server would create the account or session and only then would saving it fail.
+  /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` (config key `home`) and
+  ///   the directory.
+  public static func checkStateDirectoryWritable(for configuration: BackendConfiguration)
+    throws
+  {
+    let directory = try stateDirectory(for: configuration)
+    let setting = BackendConfiguration.settingName(ConfigurationVariable.home, "home")
+    do {
+      try FileManager.default.createDirectory(
+        at: directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw BackendConfigurationError(
+        .invalidSetting, setting: setting,
+        reason: "the state directory \(directory.path) cannot be created")
+    }
+    guard access(directory.path, W_OK | X_OK) == 0 else {
+      throw BackendConfigurationError(
+        .invalidSetting, setting: setting,
+        reason:
+          "the state directory \(directory.path) is not writable, so a session could not be kept")
+    }
+  }
+
   /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state
   /// directory is created with mode 0700.
   /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when the directory cannot

@@ -57,7 +57,7 @@ enum AccountCommands {
         let json = options.has("json")
         return await report(
           json: json, context: context,
-          { try await context.makeBackend().signInAnonymously().user },
+          { try await context.makeBackendForSignIn().signInAnonymously().user },
           success: { user in ["Signed in as \(user.map(HumanOutput.describe) ?? "?")."] })
       }
       return try await passwordOperation(options, context, command: "signin") {
@@ -227,7 +227,7 @@ enum AccountCommands {
     // is reported at once instead of after a prompt.
     let backend: any UserBackend
     do {
-      backend = try context.makeBackend()
+      backend = try context.makeBackendForSignIn()
     } catch {
       return await report(
         json: options.has("json"), context: context, { throw error }, success: success)
@@ -247,6 +247,14 @@ extension Context {
   /// - Throws: `BackendConfigurationError` or the backend's initialisation error.
   func makeBackend() throws -> any UserBackend {
     try UserBackends.make(from: configuration(), transport: transport)
+  }
+
+  /// The backend, for a command that stores a new session: the state directory is checked
+  /// first, so an unusable `BAAS_HOME` fails before the server creates anything.
+  /// - Throws: `BackendConfigurationError` or the backend's initialisation error.
+  func makeBackendForSignIn() throws -> any UserBackend {
+    try UserBackends.checkStateDirectoryWritable(for: configuration())
+    return try makeBackend()
   }
 
   /// The selected backend's name for hints (`"fake"` when the configuration is unusable).

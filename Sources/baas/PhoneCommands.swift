@@ -110,6 +110,7 @@ enum PhoneCommands {
         json: options.has("json"), context: context,
         {
           let configuration = try context.configuration()
+          try UserBackends.checkStateDirectoryWritable(for: configuration)
           let backend = try UserBackends.make(from: configuration, transport: context.transport)
           var verificationID = options.value("verification-id")
           if verificationID == nil {

@@ -68,6 +68,12 @@ struct SessionAcrossProcessesTests {
     #expect(message.contains("BAAS_HOME"), "\(message)")
     #expect(message.contains("/proc/nonexistent"), "\(message)")
     #expect(!result.allOutput.contains(account.password))
+    // The state directory was checked before any request: the server created nothing, so
+    // the same sign-up with a usable BAAS_HOME succeeds (it was EMAIL_EXISTS / E409001).
+    let retry = try await baas.run(
+      ["--backend", backend, "signup", "--email", account.email, "--json"],
+      environment: ["BAAS_PASSWORD": account.password])
+    #expect(retry.status == 0, "\(retry.allOutput)")
     if let emulator {
       _ = await emulator.stop()
       stopped = true
