@@ -113,6 +113,12 @@ public final class URLSessionTransport: HTTPTransport {
     for field in request.headerFields {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
+    // Ask for answers as they are: URLSession would otherwise offer gzip, deflate, br and
+    // zstd and inflate whatever comes, so a few hundred kilobytes from a hostile server
+    // could grow to gigabytes before any size check (the services' answers are small).
+    if request.headerFields["Accept-Encoding"] == nil {
+      urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+    }
     if !request.body.isEmpty { urlRequest.httpBody = request.body }
     return urlRequest
   }

@@ -44,6 +44,8 @@ struct URLSessionTransportTests {
     #expect(received["x-alpha"] == "2")
     #expect(received["x-mike"] == "3")
     #expect(received["cookie"] == nil)
+    // No compressed answers are asked for (a small gzip body can inflate to gigabytes).
+    #expect(received["accept-encoding"] == "identity")
   }
 
   @Test("cookies set by the server are never sent back")
