@@ -92,9 +92,16 @@ public enum HARImporter {
 
   /// `true` for `localhost`, `127.x.x.x` and `::1`.
   static func isLoopback(_ host: String) -> Bool {
-    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-    return bare == "localhost" || bare.hasSuffix(".localhost") || bare.hasPrefix("127.")
-      || bare == "::1"
+    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+    // 127.0.0.0/8 as an IPv4 literal only: `127.evil.example` is a name like any other.
+    let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+    let isLoopbackIPv4 =
+      octets.count == 4 && octets.first == "127"
+      && octets.allSatisfy { part in
+        !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit)
+          && Int(part).map { $0 <= 255 } == true
+      }
+    return bare == "localhost" || bare.hasSuffix(".localhost") || isLoopbackIPv4 || bare == "::1"
   }
 
   /// The HAR structure `cassette lint` checks, minus what only cassettes have (`_replay`;
@@ -148,4 +155,9 @@ public enum HARImporter {
     }
     return result
   }
+}
+
+extension Character {
+  /// `0` to `9` only (not other scripts' digits).
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -102,10 +102,12 @@ enum CassetteCommands {
           skipped: { _, host in foreign[host, default: 0] += 1 })
         if let backend, !foreign.isEmpty {
           let list = foreign.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+          // Host names come from the file: shown with control characters neutralised.
           Console.error(
-            "baas cassette import: warning: left out \(foreign.values.reduce(0, +)) "
-              + "entr\(foreign.values.reduce(0, +) == 1 ? "y" : "ies") to hosts that are not "
-              + "\(backend)'s: \(list.joined(separator: ", "))")
+            TerminalText.safe(
+              "baas cassette import: warning: left out \(foreign.values.reduce(0, +)) "
+                + "entr\(foreign.values.reduce(0, +) == 1 ? "y" : "ies") to hosts that are not "
+                + "\(backend)'s: \(list.joined(separator: ", "))"))
         }
         if let output = options.value("out") {
           try cassette.write(to: URL(fileURLWithPath: output), secrets: secrets)
