@@ -37,7 +37,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let whole = decodeChunked(body, pieces: [body.count])
   // Piece sizes from the first byte: 1...16, repeating.
   let pieceSize = Int(first % 16) + 1
-  let split = decodeChunked(body, pieces: Array(repeating: pieceSize, count: body.count / pieceSize + 1))
+  let split = decodeChunked(
+    body, pieces: Array(repeating: pieceSize, count: body.count / pieceSize + 1))
   precondition(whole == split, "chunked decoding depends on how the bytes arrive")
   return 0
 }

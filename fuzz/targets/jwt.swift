@@ -12,7 +12,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   precondition(Base64URL.decode(Base64URL.encode(bytes)) == bytes, "base64url round trip")
   let text = String(decoding: bytes, as: UTF8.self)
   guard let token = try? JSONWebToken(parsing: text) else { return 0 }
-  let again = Base64URL.encode(token.header) + "." + Base64URL.encode(token.payload) + "."
+  let again =
+    Base64URL.encode(token.header) + "." + Base64URL.encode(token.payload) + "."
     + token.signature
   guard let reparsed = try? JSONWebToken(parsing: again) else {
     preconditionFailure("a re-encoded token does not parse")
