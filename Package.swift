@@ -182,7 +182,8 @@ let package = Package(
       name: "BackendHTTPTests", dependencies: ["BackendHTTP", "AdapterSupport", "UserBackendKit"]),
     .testTarget(
       name: "AccountDatabaseTests",
-      dependencies: ["AccountDatabase", "UserBackendKit"]
+      dependencies: ["AccountDatabase", "UserBackendKit"],
+      resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "HTTPReplayTests",

@@ -130,14 +130,18 @@ final class Database: @unchecked Sendable {
   private let handle: OpaquePointer
   private var statements: [String: Statement] = [:]
 
+  /// `true` when the database is a file (not `":memory:"`, a temporary or a URI database).
+  let isFile: Bool
+
   /// Opens (creating when missing) the database at `path`; `":memory:"` is private to this
-  /// connection. A new file is created with mode 0600. Files use WAL journaling with
-  /// `synchronous=NORMAL`; every connection gets a busy timeout and foreign keys.
+  /// connection. A new file is created with mode 0600. Every connection gets a busy timeout
+  /// and foreign keys. Opening writes nothing to the file: a file is switched to WAL
+  /// journaling only by ``enableWriteAheadLog()``, once its owner has recognised it.
   ///
   /// - Parameter busyTimeout: milliseconds to wait for another process's lock.
   /// - Throws: ``SQLiteError``.
   init(path: String, busyTimeout: Int32 = 5_000) throws {
-    let isFile = path != ":memory:" && !path.isEmpty && !path.hasPrefix("file:")
+    isFile = path != ":memory:" && !path.isEmpty && !path.hasPrefix("file:")
     if isFile {
       // The file holds password hashes: create it owner-only (SQLite gives its -wal and
       // -shm files the same mode). An existing file keeps its mode.
@@ -155,10 +159,20 @@ final class Database: @unchecked Sendable {
     handle = connection
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, busyTimeout)
-    if isFile {
-      try execute(script: "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
-    }
     try execute(script: "PRAGMA foreign_keys=ON;")
+  }
+
+  /// Switches a file database to WAL journaling with `synchronous=NORMAL` (a no-op for an
+  /// in-memory one). Writes the file's header, so it runs only after the file was
+  /// recognised as one of ours.
+  func enableWriteAheadLog() throws {
+    guard isFile else { return }
+    try execute(script: "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+  }
+
+  /// The first column of the first row of `sql` as an integer (`PRAGMA user_version`, ...).
+  func integer(_ sql: String) throws -> Int64 {
+    try first(sql) { $0.integer(0) } ?? 0
   }
 
   deinit {

@@ -41,8 +41,13 @@ public final class UserStore: Sendable {
   ///   - clock: the time source; inject a `ManualClock` in tests.
   ///   - randomness: the source of account IDs, phone verification IDs and SMS codes;
   ///     ``UserStoreRandomness/seeded(_:)`` for reproducible recordings.
-  /// - Throws: ``UserStoreError/database(message:)`` when the file cannot be opened or the
-  ///   schema cannot be created.
+  /// A file from an older build is migrated to the current schema (``UserStoreSchema``);
+  /// a file this build cannot open is left unchanged.
+  ///
+  /// - Throws: ``UserStoreFileError`` for a file written by a newer build, another
+  ///   application's SQLite file or a file that is not SQLite;
+  ///   ``UserStoreError/database(message:)`` when the file cannot be opened or the schema
+  ///   cannot be created.
   public init(
     path: String = ":memory:", passwordHashIterations: Int = 10_000,
     phoneCodeLifetime: TimeInterval = 300, clock: any AuthClock = SystemClock(),
@@ -51,7 +56,9 @@ public final class UserStore: Sendable {
     let connection: Database
     do {
       connection = try Database(path: path)
-      try connection.execute(script: Self.schema)
+      try UserStoreSchema.prepare(connection, path: path)
+    } catch let error as UserStoreFileError {
+      throw error
     } catch {
       throw Self.storeError(error)
     }
@@ -61,59 +68,6 @@ public final class UserStore: Sendable {
     self.clock = clock
     self.randomness = randomness
   }
-
-  static let schema = """
-    CREATE TABLE IF NOT EXISTS users (
-      id TEXT PRIMARY KEY,
-      email TEXT,
-      username TEXT,
-      phone_number TEXT,
-      display_name TEXT,
-      provider TEXT NOT NULL,
-      provider_subject TEXT,
-      is_anonymous INTEGER NOT NULL DEFAULT 0,
-      disabled INTEGER NOT NULL DEFAULT 0,
-      password_hash BLOB,
-      password_salt BLOB,
-      password_iterations INTEGER,
-      created_at REAL NOT NULL,
-      updated_at REAL NOT NULL,
-      valid_since REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX IF NOT EXISTS users_email ON users(email);
-    CREATE UNIQUE INDEX IF NOT EXISTS users_username ON users(username);
-    CREATE UNIQUE INDEX IF NOT EXISTS users_phone_number ON users(phone_number);
-    CREATE UNIQUE INDEX IF NOT EXISTS users_provider_subject ON users(provider, provider_subject);
-    CREATE TABLE IF NOT EXISTS refresh_tokens (
-      token_hash BLOB PRIMARY KEY,
-      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-      family TEXT NOT NULL,
-      created_at REAL NOT NULL,
-      rotated_at REAL,
-      revoked INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX IF NOT EXISTS refresh_tokens_user ON refresh_tokens(user_id);
-    CREATE INDEX IF NOT EXISTS refresh_tokens_family ON refresh_tokens(family);
-    CREATE TABLE IF NOT EXISTS session_tokens (
-      token_hash BLOB PRIMARY KEY,
-      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-      created_at REAL NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS session_tokens_user ON session_tokens(user_id);
-    CREATE TABLE IF NOT EXISTS phone_verifications (
-      id TEXT PRIMARY KEY,
-      phone_number TEXT NOT NULL,
-      code TEXT NOT NULL,
-      created_at REAL NOT NULL,
-      expires_at REAL NOT NULL,
-      failed_attempts INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE TABLE IF NOT EXISTS password_reset_requests (
-      sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-      email TEXT NOT NULL,
-      requested_at REAL NOT NULL
-    );
-    """
 
   // MARK: - Users
 

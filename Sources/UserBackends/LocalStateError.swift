@@ -30,7 +30,8 @@ extension BackendConfigurationError {
 
   /// `error` as a local state problem, when it is one: a ``UserBackendKit/POSIXFileError``,
   /// a Foundation file error (`CocoaError` with a file path), the fake store's
-  /// `UserStoreError.database`, or a `misconfigured` ``UserBackendKit/UserBackendError``
+  /// `UserStoreError.database`, a `UserStoreFileError` (a newer, foreign or non-SQLite
+  /// database file), or a `misconfigured` ``UserBackendKit/UserBackendError``
   /// naming ``stateDirectorySetting`` (a session file failure, as the session engine
   /// reports it); `nil` for anything else.
   ///
@@ -61,6 +62,8 @@ extension BackendConfigurationError {
         action, path: subject(error.path), problem: String(cString: strerror(error.code)))
     case UserStoreError.database(let message):
       return stateFile(action, path: subject(nil), problem: message)
+    case let error as UserStoreFileError:
+      return stateFile(action, path: subject(error.path), problem: error.reason)
     case let error as CocoaError where error.isFileError:
       return stateFile(action, path: subject(error.filePath), problem: fileProblem(error))
     default:

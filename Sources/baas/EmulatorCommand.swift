@@ -72,6 +72,7 @@ enum EmulatorCommand {
       } catch {
         var problem = "\(error)"
         if case UserStoreError.database(let message) = error { problem = message }
+        if let error = error as? UserStoreFileError { problem = error.reason }
         Console.error("baas emulator: cannot open the data file \(dataPath): \(problem)")
         return .usage
       }

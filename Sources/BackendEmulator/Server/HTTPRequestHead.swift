@@ -51,7 +51,7 @@ struct HTTPRequestHead: Sendable, Hashable {
   /// - Throws: ``HTTPWireError`` with 400 for malformed syntax, 501 for an unsupported
   ///   transfer coding, 505 for a version other than HTTP/1.0 or HTTP/1.1.
   static func parse(_ bytes: ArraySlice<UInt8>) throws(HTTPWireError) -> HTTPRequestHead {
-    var lines = split(bytes)
+    var lines = try split(bytes)
     guard !lines.isEmpty else { throw .badRequest("empty request") }
     let requestLine = lines.removeFirst()
     let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
@@ -120,14 +120,20 @@ struct HTTPRequestHead: Sendable, Hashable {
     return length == 0 ? .none : .contentLength(length)
   }
 
-  /// Splits on CRLF; a bare LF is rejected as malformed.
-  private static func split(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+  /// Splits on CRLF; a bare LF is rejected as malformed (400), so a field that a
+  /// CRLF-only reader sees as one is never two here.
+  private static func split(_ bytes: ArraySlice<UInt8>) throws(HTTPWireError)
+    -> [ArraySlice<UInt8>]
+  {
     var lines: [ArraySlice<UInt8>] = []
     var start = bytes.startIndex
     var index = bytes.startIndex
     while index < bytes.endIndex {
       if bytes[index] == 0x0A {
-        let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
+        guard index > start && bytes[index - 1] == 0x0D else {
+          throw .badRequest("bare LF in the request head")
+        }
+        let end = index - 1
         lines.append(bytes[start..<end])
         start = index + 1
       }

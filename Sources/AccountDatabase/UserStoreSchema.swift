@@ -1,0 +1,235 @@
+import CSQLite
+import Foundation
+
+/// The account database's schema and its versions.
+///
+/// A file is stamped with SQLite's `PRAGMA application_id` (``applicationID``, the bytes
+/// `UBKD`), so a foreign SQLite file is recognised, and `PRAGMA user_version` (the schema
+/// version, ``currentVersion``). Opening a file:
+///
+/// - empty (new): the current schema is created and stamped;
+/// - version 0 (written before versions existed: no application ID, our tables) or any
+///   version below the current one: migrated, step by step, in one transaction;
+/// - the current version: opened as is;
+/// - a newer version, another application's SQLite file, or not an SQLite file at all:
+///   refused with ``UserStoreFileError`` before anything is written (not even the WAL
+///   journal mode, which lives in the file's header).
+enum UserStoreSchema {
+  /// `PRAGMA application_id` of an account database: `0x55424B44`, ASCII `UBKD`.
+  static let applicationID: Int32 = 0x5542_4B44
+  /// The schema version this build writes and reads.
+  static let currentVersion = 1
+
+  /// The steps from version `to - 1` to `to`, in order. Each runs in the opening
+  /// transaction; the last one's `to` is ``currentVersion``. Version 1 is the first
+  /// stamped schema: the tables of version 0 (created when missing), plus the stamps.
+  static let migrations: [(to: Int, sql: String)] = [(1, tables)]
+
+  /// The tables of version 1 (the same as version 0's, so a version 0 file needs no change
+  /// beyond its stamps).
+  static let tables = """
+    CREATE TABLE IF NOT EXISTS users (
+      id TEXT PRIMARY KEY,
+      email TEXT,
+      username TEXT,
+      phone_number TEXT,
+      display_name TEXT,
+      provider TEXT NOT NULL,
+      provider_subject TEXT,
+      is_anonymous INTEGER NOT NULL DEFAULT 0,
+      disabled INTEGER NOT NULL DEFAULT 0,
+      password_hash BLOB,
+      password_salt BLOB,
+      password_iterations INTEGER,
+      created_at REAL NOT NULL,
+      updated_at REAL NOT NULL,
+      valid_since REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS users_email ON users(email);
+    CREATE UNIQUE INDEX IF NOT EXISTS users_username ON users(username);
+    CREATE UNIQUE INDEX IF NOT EXISTS users_phone_number ON users(phone_number);
+    CREATE UNIQUE INDEX IF NOT EXISTS users_provider_subject ON users(provider, provider_subject);
+    CREATE TABLE IF NOT EXISTS refresh_tokens (
+      token_hash BLOB PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      family TEXT NOT NULL,
+      created_at REAL NOT NULL,
+      rotated_at REAL,
+      revoked INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX IF NOT EXISTS refresh_tokens_user ON refresh_tokens(user_id);
+    CREATE INDEX IF NOT EXISTS refresh_tokens_family ON refresh_tokens(family);
+    CREATE TABLE IF NOT EXISTS session_tokens (
+      token_hash BLOB PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      created_at REAL NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS session_tokens_user ON session_tokens(user_id);
+    CREATE TABLE IF NOT EXISTS phone_verifications (
+      id TEXT PRIMARY KEY,
+      phone_number TEXT NOT NULL,
+      code TEXT NOT NULL,
+      created_at REAL NOT NULL,
+      expires_at REAL NOT NULL,
+      failed_attempts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS password_reset_requests (
+      sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+      email TEXT NOT NULL,
+      requested_at REAL NOT NULL
+    );
+    """
+
+  /// The tables a version 0 file may hold (older builds created them one by one).
+  static let knownTables: Set<String> = [
+    "users", "refresh_tokens", "session_tokens", "phone_verifications",
+    "password_reset_requests",
+  ]
+  /// Columns of `users` every version has: a foreign `users` table lacks them.
+  static let userColumns: Set<String> = [
+    "id", "email", "username", "phone_number", "provider", "password_hash", "password_salt",
+    "password_iterations", "valid_since",
+  ]
+
+  /// What a file holds, read without writing.
+  enum State: Equatable {
+    /// No tables and no stamps: a new file.
+    case empty
+    /// Ours, at `version` (0 for a file from before versions).
+    case version(Int)
+  }
+
+  /// Recognises `database`, then creates or migrates its schema and switches a file to WAL.
+  ///
+  /// - Parameter path: the file, for errors.
+  /// - Throws: ``UserStoreFileError`` for a newer, foreign or non-SQLite file (nothing
+  ///   written); ``SQLiteError`` when SQLite fails.
+  static func prepare(_ database: Database, path: String) throws {
+    guard try state(of: database, path: path) != .version(currentVersion) else {
+      try database.enableWriteAheadLog()
+      return
+    }
+    try database.enableWriteAheadLog()
+    try database.transaction {
+      // Again under the write lock: another process may have created or migrated it.
+      let found: Int
+      switch try state(of: database, path: path) {
+      case .empty: found = 0
+      case .version(let version): found = version
+      }
+      guard found < currentVersion else { return }
+      for step in migrations where step.to > found {
+        try database.execute(script: step.sql)
+      }
+      try database.execute(
+        script: "PRAGMA application_id=\(applicationID); PRAGMA user_version=\(currentVersion);"
+      )
+    }
+  }
+
+  /// Classifies the file by its stamps and tables; only reads.
+  /// - Throws: ``UserStoreFileError`` for a file that is not an account database this build
+  ///   can open.
+  static func state(of database: Database, path: String) throws -> State {
+    let application: Int32
+    let version: Int
+    let tables: [String]
+    do {
+      application = Int32(truncatingIfNeeded: try database.integer("PRAGMA application_id"))
+      version = Int(try database.integer("PRAGMA user_version"))
+      tables = try database.query(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+      ) { $0.text(0) ?? "" }
+    } catch let error as SQLiteError where error.code & 0xFF == SQLITE_NOTADB {
+      throw UserStoreFileError(path: path, problem: .notADatabase)
+    }
+    if application == applicationID {
+      guard version >= 0 else {
+        throw UserStoreFileError(
+          path: path, problem: .foreignApplication(applicationID: application, version: version))
+      }
+      guard version <= currentVersion else {
+        throw UserStoreFileError(path: path, problem: .newerVersion(version))
+      }
+      return .version(version)
+    }
+    guard application == 0, version == 0 else {
+      throw UserStoreFileError(
+        path: path, problem: .foreignApplication(applicationID: application, version: version))
+    }
+    if tables.isEmpty { return .empty }
+    let columns = try database.query("SELECT name FROM pragma_table_info('users')") {
+      $0.text(0) ?? ""
+    }
+    guard Set(tables).isSubset(of: knownTables), userColumns.isSubset(of: Set(columns)) else {
+      throw UserStoreFileError(path: path, problem: .foreignSchema)
+    }
+    return .version(0)
+  }
+}
+
+/// A file that is not an account database this build can open: written by a newer build,
+/// another application's SQLite database, or not SQLite at all. The file was left as it
+/// was (nothing is written before it is recognised).
+///
+/// `description` names the file and the versions, e.g. `"/tmp/users.sqlite: an account
+/// database of schema version 7, newer than this build reads (0…1); the file was left
+/// unchanged"`. Paths are not secrets; the file's contents never appear.
+public struct UserStoreFileError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What is wrong with the file.
+  public enum Problem: Sendable, Hashable {
+    /// An account database of a schema `version` above ``UserStoreFileError/supportedVersions``.
+    case newerVersion(Int)
+    /// An SQLite database stamped by another application (`PRAGMA application_id`, with its
+    /// `PRAGMA user_version`).
+    case foreignApplication(applicationID: Int32, version: Int)
+    /// An SQLite database without stamps whose tables are not an account database's.
+    case foreignSchema
+    /// Not an SQLite database (SQLite's `SQLITE_NOTADB`).
+    case notADatabase
+  }
+
+  /// The schema versions this build opens (older ones are migrated).
+  public static let supportedVersions = 0...UserStoreSchema.currentVersion
+
+  /// The file's path as given.
+  public let path: String
+  /// What is wrong with it.
+  public let problem: Problem
+
+  /// The problem without the path: `"an account database of schema version 7, newer than
+  /// this build reads (0…1); the file was left unchanged"`.
+  public var reason: String {
+    let supported =
+      "\(Self.supportedVersions.lowerBound)…\(Self.supportedVersions.upperBound)"
+    let expected =
+      "an account database (SQLite application ID 0x\(hex(UserStoreSchema.applicationID)), "
+      + "schema version \(supported))"
+    let text: String
+    switch problem {
+    case .newerVersion(let version):
+      text =
+        "an account database of schema version \(version), newer than this build reads "
+        + "(\(supported)): open it with a newer build"
+    case .foreignApplication(let application, let version):
+      text =
+        "an SQLite database of another application (application ID 0x\(hex(application)), "
+        + "user_version \(version)), not \(expected)"
+    case .foreignSchema:
+      text =
+        "an SQLite database of another application (its tables are not an account "
+        + "database's), not \(expected)"
+    case .notADatabase:
+      text = "not an SQLite database; expected \(expected)"
+    }
+    return text + "; the file was left unchanged"
+  }
+
+  /// `"<path>: <reason>"`.
+  public var description: String { "\(path): \(reason)" }
+
+  private func hex(_ value: Int32) -> String {
+    let digits = String(UInt32(bitPattern: value), radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+  }
+}
