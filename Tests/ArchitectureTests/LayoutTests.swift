@@ -34,7 +34,7 @@ struct LayoutTests {
       let word = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? ""
       guard word.hasSuffix("/"), word.count > 1 else { continue }
       let name = String(word.dropLast())
-      let topLevel = ["Sources", "Tests", "Contracts", "Recordings", "docs", "scripts"]
+      let topLevel = ["Sources", "Tests", "Contracts", "Recordings", "docs", "scripts", "fuzz"]
       if !topLevel.contains(name), !existing.contains(name) { stale.append(name) }
     }
     #expect(stale == [], "docs/ARCHITECTURE.md describes folders that do not exist: \(stale)")
