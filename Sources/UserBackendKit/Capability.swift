@@ -34,4 +34,21 @@ public struct Capability: RawRepresentable, Hashable, Codable, Sendable, Compara
   public static let accountDeletion: Capability = "accountDeletion"
   /// The ``UserBackend/authStateChanges`` stream.
   public static let authStateChanges: Capability = "authStateChanges"
+  /// ``UserBackend/reload()``: the signed-in user fresh from the server.
+  public static let userReload: Capability = "userReload"
+  /// ``UserBackend/updateProfile(displayName:photoURL:)``.
+  public static let profileUpdate: Capability = "profileUpdate"
+  /// ``UserBackend/updatePassword(_:)``.
+  public static let passwordUpdate: Capability = "passwordUpdate"
+  /// ``UserBackend/updateEmail(_:)``.
+  public static let emailUpdate: Capability = "emailUpdate"
+  /// ``UserBackend/sendEmailVerification()`` and out-of-band email verification.
+  public static let emailVerification: Capability = "emailVerification"
+  /// ``UserBackend/reauthenticate(_:)``.
+  public static let reauthentication: Capability = "reauthentication"
+  /// ``UserBackend/linkPassword(_:)``: turning the signed-in guest into a password
+  /// account with the same user ID.
+  public static let anonymousUpgrade: Capability = "anonymousUpgrade"
+  /// ``UserBackend/userDocuments``: the signed-in user's own document, owner-only.
+  public static let userDocuments: Capability = "userDocuments"
 }

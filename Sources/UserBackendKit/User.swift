@@ -17,6 +17,17 @@ public struct User: Sendable, Hashable, Codable {
   public var providers: [String]
   /// `true` for an anonymous (guest) user.
   public var isAnonymous: Bool
+  /// Whether the email address is verified (Firebase `emailVerified`, NCMB
+  /// `mailAddressConfirm`); `nil` when the backend did not say.
+  public var emailVerified: Bool?
+  /// The profile photo's URL (Firebase `photoUrl`), when set.
+  public var photoURL: URL?
+  /// When the account was created (Firebase `createdAt`, milliseconds since 1970; NCMB
+  /// `createDate`); `nil` when the backend did not say.
+  public var createdAt: Date?
+  /// When the user last signed in (Firebase `lastLoginAt`); `nil` when the backend did not
+  /// say.
+  public var lastSignInAt: Date?
 
   /// A user value; `providers` is stored sorted.
   public init(
@@ -26,7 +37,11 @@ public struct User: Sendable, Hashable, Codable {
     phoneNumber: String? = nil,
     displayName: String? = nil,
     providers: [String] = [],
-    isAnonymous: Bool = false
+    isAnonymous: Bool = false,
+    emailVerified: Bool? = nil,
+    photoURL: URL? = nil,
+    createdAt: Date? = nil,
+    lastSignInAt: Date? = nil
   ) {
     self.id = id
     self.email = email
@@ -35,6 +50,10 @@ public struct User: Sendable, Hashable, Codable {
     self.displayName = displayName
     self.providers = providers.sorted()
     self.isAnonymous = isAnonymous
+    self.emailVerified = emailVerified
+    self.photoURL = photoURL
+    self.createdAt = createdAt
+    self.lastSignInAt = lastSignInAt
   }
 }
 

@@ -33,6 +33,18 @@ import Foundation
 /// - ``sendPasswordReset(email:)``
 /// - ``deleteAccount()``
 /// - ``authStateChanges``
+///
+/// ### Account management
+/// - ``reload()``
+/// - ``updateProfile(displayName:photoURL:)``
+/// - ``updatePassword(_:)``
+/// - ``updateEmail(_:)``
+/// - ``sendEmailVerification()``
+/// - ``reauthenticate(_:)``
+/// - ``linkPassword(_:)``
+///
+/// ### The user's document
+/// - ``userDocuments``
 public protocol UserBackend: Sendable {
   /// A short, stable identifier of the implementation: `"fake"`, `"firebase"`, `"ncmb"`.
   var backendID: String { get }
@@ -109,6 +121,69 @@ public protocol UserBackend: Sendable {
   /// Sign-in state: yields the current state first, then every sign-in, sign-out,
   /// token refresh and forced sign-out. Capability ``Capability/authStateChanges``.
   var authStateChanges: AsyncStream<AuthStateChange> { get }
+
+  /// The signed-in user fresh from the server (an email changed or verified elsewhere
+  /// shows here); the stored session's user is replaced with it.
+  /// Capability ``Capability/userReload``.
+  /// - Throws: ``UserBackendError`` with `.notSignedIn`, `.sessionExpired`, `.network`,
+  ///   `.server`, `.malformedResponse`.
+  func reload() async throws(UserBackendError) -> User
+
+  /// Changes the display name and the photo URL. `nil` leaves a field unchanged; an empty
+  /// string removes it. A photo URL must be an absolute `http` or `https` URL.
+  /// Capability ``Capability/profileUpdate``.
+  /// - Returns: the updated user (also stored in the session).
+  /// - Throws: ``UserBackendError`` with `.invalidInput(field: "displayName" or
+  ///   "photoURL")`, `.notSignedIn`, `.sessionExpired`, `.network`, `.server`.
+  func updateProfile(displayName: String?, photoURL: String?) async throws(UserBackendError)
+    -> User
+
+  /// Changes the signed-in user's password. A sensitive change: it may need a recent
+  /// sign-in. Where the service issues new tokens (Firebase), the session keeps them.
+  /// Capability ``Capability/passwordUpdate``.
+  /// - Throws: ``UserBackendError`` with `.invalidInput(field: "password")`,
+  ///   `.weakPassword`, `.requiresRecentLogin`, `.notSignedIn`, `.sessionExpired`,
+  ///   `.network`, `.server`.
+  func updatePassword(_ newPassword: String) async throws(UserBackendError)
+
+  /// Changes the signed-in user's email address (canonicalised as at sign-up). A
+  /// sensitive change: it may need a recent sign-in. Capability ``Capability/emailUpdate``.
+  /// - Returns: the updated user (also stored in the session).
+  /// - Throws: ``UserBackendError`` with `.invalidEmail`, `.invalidInput(field: "email")`,
+  ///   `.accountAlreadyExists`, `.requiresRecentLogin`, `.notSignedIn`,
+  ///   `.sessionExpired`, `.network`, `.server`.
+  func updateEmail(_ newEmail: String) async throws(UserBackendError) -> User
+
+  /// Asks the backend to send a verification message to the signed-in user's email
+  /// address. Capability ``Capability/emailVerification``.
+  /// - Throws: ``UserBackendError`` with `.notSignedIn`, `.invalidInput(field: "email")`
+  ///   (the user has no email address), `.rateLimited`, `.network`, `.server`.
+  func sendEmailVerification() async throws(UserBackendError)
+
+  /// Signs the signed-in user in again with a password credential, which makes the
+  /// session recent for sensitive changes. The user ID stays the same.
+  /// Capability ``Capability/reauthentication``.
+  /// - Returns: the new session.
+  /// - Throws: ``UserBackendError`` with `.invalidCredentials`, `.userMismatch` (the
+  ///   credential is another account's), `.notSignedIn`, `.network`, `.server`.
+  func reauthenticate(_ credential: PasswordCredential) async throws(UserBackendError)
+    -> AuthSession
+
+  /// Links a password credential to the signed-in anonymous (guest) user: the user ID
+  /// stays, `isAnonymous` becomes `false`, and the account can sign in with the password
+  /// afterwards. Capability ``Capability/anonymousUpgrade``.
+  /// - Returns: the new session; `isNewUser` is `false`.
+  /// - Throws: ``UserBackendError`` with `.invalidInput`, `.invalidEmail`,
+  ///   `.weakPassword`, `.accountAlreadyExists` (the identifier belongs to another
+  ///   account), `.invalidInput(field: "credential")` (the user is not anonymous),
+  ///   `.notSignedIn`, `.network`, `.server`.
+  func linkPassword(_ credential: PasswordCredential) async throws(UserBackendError)
+    -> AuthSession
+
+  /// The signed-in user's own document (Firestore `users/{uid}`, the NCMB user object's
+  /// own fields, the fake's store). Capability ``Capability/userDocuments``; without it,
+  /// every operation of the store throws `.unsupported(capability: .userDocuments)`.
+  var userDocuments: any UserDocumentStore { get }
 }
 
 extension UserBackend {

@@ -47,6 +47,17 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
     case notSignedIn
     /// The server definitively rejected the session; it has been cleared locally.
     case sessionExpired
+    /// A sensitive change (password, email, account deletion) needs a recent sign-in:
+    /// the session is older than the backend allows (Firebase
+    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`). Call ``UserBackend/reauthenticate(_:)`` and retry.
+    /// The session is kept.
+    case requiresRecentLogin
+    /// ``UserBackend/reauthenticate(_:)`` was given the credential of another account
+    /// (Firebase `USER_MISMATCH`). The signed-in user is unchanged.
+    case userMismatch
+    /// The signed-in user may not read or change this data: another user's document
+    /// (Firestore `PERMISSION_DENIED`, NCMB `E403001`).
+    case permissionDenied
     /// Too many requests; retry after the given number of seconds when known. Any value
     /// is safe to describe: one that is not finite or is negative is shown as unknown,
     /// one above one day (86 400 s) as that maximum.
@@ -76,6 +87,9 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
       case .userDisabled: "userDisabled"
       case .notSignedIn: "notSignedIn"
       case .sessionExpired: "sessionExpired"
+      case .requiresRecentLogin: "requiresRecentLogin"
+      case .userMismatch: "userMismatch"
+      case .permissionDenied: "permissionDenied"
       case .rateLimited: "rateLimited"
       case .unsupported: "unsupported"
       case .network: "network"
@@ -138,6 +152,9 @@ public struct UserBackendError: Error, Sendable, Hashable, CustomStringConvertib
     case .userDisabled: "The account is disabled."
     case .notSignedIn: "Nobody is signed in."
     case .sessionExpired: "The session was rejected by the server; sign in again."
+    case .requiresRecentLogin: "This change needs a recent sign-in; reauthenticate and retry."
+    case .userMismatch: "The credential belongs to another account than the signed-in user."
+    case .permissionDenied: "The signed-in user may not access this data."
     case .rateLimited(let retryAfter):
       retryAfter.flatMap(RetryAfter.wholeSeconds).map { "Too many requests; retry after \($0) s." }
         ?? "Too many requests."
