@@ -42,8 +42,12 @@ public struct Capability: RawRepresentable, Hashable, Codable, Sendable, Compara
   public static let passwordUpdate: Capability = "passwordUpdate"
   /// ``UserBackend/updateEmail(_:)``.
   public static let emailUpdate: Capability = "emailUpdate"
-  /// ``UserBackend/sendEmailVerification()`` and out-of-band email verification.
+  /// ``UserBackend/sendEmailVerification()`` and
+  /// ``UserBackend/applyEmailVerification(code:)``.
   public static let emailVerification: Capability = "emailVerification"
+  /// ``UserBackend/confirmPasswordReset(code:newPassword:)``: finishing a reset with the
+  /// out-of-band code through the API (Firebase `accounts:resetPassword`).
+  public static let passwordResetCompletion: Capability = "passwordResetCompletion"
   /// ``UserBackend/reauthenticate(_:)``.
   public static let reauthentication: Capability = "reauthentication"
   /// ``UserBackend/linkPassword(_:)``: turning the signed-in guest into a password

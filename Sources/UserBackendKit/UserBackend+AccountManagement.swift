@@ -25,6 +25,16 @@ extension UserBackend {
   public func sendEmailVerification() async throws(UserBackendError) {
     throw UserBackendError(.unsupported(capability: .emailVerification))
   }
+  /// Default: throws `.unsupported(capability: .emailVerification)`.
+  public func applyEmailVerification(code: String) async throws(UserBackendError) {
+    throw UserBackendError(.unsupported(capability: .emailVerification))
+  }
+  /// Default: throws `.unsupported(capability: .passwordResetCompletion)`.
+  public func confirmPasswordReset(code: String, newPassword: String)
+    async throws(UserBackendError)
+  {
+    throw UserBackendError(.unsupported(capability: .passwordResetCompletion))
+  }
   /// Default: throws `.unsupported(capability: .reauthentication)`.
   public func reauthenticate(_ credential: PasswordCredential) async throws(UserBackendError)
     -> AuthSession

@@ -40,6 +40,8 @@ import Foundation
 /// - ``updatePassword(_:)``
 /// - ``updateEmail(_:)``
 /// - ``sendEmailVerification()``
+/// - ``applyEmailVerification(code:)``
+/// - ``confirmPasswordReset(code:newPassword:)``
 /// - ``reauthenticate(_:)``
 /// - ``linkPassword(_:)``
 ///
@@ -159,6 +161,22 @@ public protocol UserBackend: Sendable {
   /// - Throws: ``UserBackendError`` with `.notSignedIn`, `.invalidInput(field: "email")`
   ///   (the user has no email address), `.rateLimited`, `.network`, `.server`.
   func sendEmailVerification() async throws(UserBackendError)
+
+  /// Completes email verification with the out-of-band code the verification message
+  /// carried (Firebase `oobCode`; the emulator and the fake list the codes they sent).
+  /// Needs no signed-in user. Capability ``Capability/emailVerification``.
+  /// - Throws: ``UserBackendError`` with `.invalidInput(field: "code")` (empty, unknown,
+  ///   used or expired code), `.network`, `.server`.
+  func applyEmailVerification(code: String) async throws(UserBackendError)
+
+  /// Completes a password reset with the out-of-band code the reset message carried and a
+  /// new password. Needs no signed-in user; sessions of the account issued before stay
+  /// valid only where the service keeps them. Capability
+  /// ``Capability/passwordResetCompletion``.
+  /// - Throws: ``UserBackendError`` with `.invalidInput(field: "code")` (empty, unknown,
+  ///   used or expired code), `.invalidInput(field: "password")`, `.weakPassword`,
+  ///   `.network`, `.server`.
+  func confirmPasswordReset(code: String, newPassword: String) async throws(UserBackendError)
 
   /// Signs the signed-in user in again with a password credential, which makes the
   /// session recent for sensitive changes. The user ID stays the same.
