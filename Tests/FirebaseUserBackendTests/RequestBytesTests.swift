@@ -37,17 +37,17 @@ struct WireCase: Sendable, CustomTestStringConvertible {
       body: { _ in #"{"email":"alice@example.com","password":"s3cret-pw","returnSecureToken":true}"#
       }),
     WireCase(
-      name: "lookup", signedIn: true, operation: { _ = try await $0.refreshUser() },
+      name: "lookup", signedIn: true, operation: { _ = try await $0.reload() },
       path: "identitytoolkit.googleapis.com/v1/accounts:lookup", contentType: "application/json",
       body: { #"{"idToken":"\#($0)"}"# }),
     WireCase(
       name: "update password", signedIn: true,
-      operation: { _ = try await $0.updatePassword("n3w-password") },
+      operation: { try await $0.updatePassword("n3w-password") },
       path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
       body: { #"{"idToken":"\#($0)","password":"n3w-password","returnSecureToken":true}"# }),
     WireCase(
       name: "update displayName", signedIn: true,
-      operation: { _ = try await $0.updateDisplayName("Alice") },
+      operation: { _ = try await $0.updateProfile(displayName: "Alice", photoURL: nil) },
       path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
       body: { #"{"displayName":"Alice","idToken":"\#($0)","returnSecureToken":true}"# }),
     WireCase(
