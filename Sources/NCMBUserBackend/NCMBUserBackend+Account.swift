@@ -48,7 +48,7 @@ extension NCMBUserBackend {
   /// - Returns: the updated user (also stored in the session).
   /// - Throws: ``UserBackendError``: `.invalidInput(field: "displayName" | "photoURL")`
   ///   before any request; `.notSignedIn`; `.sessionExpired` (session cleared),
-  ///   `.permissionDenied` (E403001, the user's ACL), `.network`, `.server`,
+  ///   `.network`, `.server` (E403001 when the user's ACL refuses the write),
   ///   `.malformedResponse`.
   public func updateProfile(displayName: String?, photoURL: String?)
     async throws(UserBackendError) -> User

@@ -82,6 +82,11 @@ extension NCMBUserBackend {
     var upgraded = session
     upgraded.user = user
     upgraded.isNewUser = false
+    try await sessions.update { state in
+      guard state.session?.bearerToken == session.bearerToken else { return false }
+      state.session = upgraded
+      return true
+    }
     return upgraded
   }
 }
