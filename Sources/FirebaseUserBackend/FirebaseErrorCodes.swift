@@ -16,6 +16,10 @@ enum FirebaseErrorRule: Sendable, Hashable {
   /// `.invalidInput(field: "appVerification", reason:)`, the reason saying what is needed.
   case appVerification(reason: String)
   case userDisabled
+  /// A sensitive change needs a recent sign-in; the session is kept.
+  case requiresRecentLogin
+  /// Re-authentication with another account's credential; the session is kept.
+  case userMismatch
   /// Codes that end the session (cleared by the adapter).
   case sessionExpired
   case rateLimited
@@ -54,9 +58,12 @@ enum FirebaseErrorRule: Sendable, Hashable {
     add(.invalidInput(field: "verificationID", reason: "missing"), "MISSING_SESSION_INFO")
     add(.invalidInput(field: "code", reason: "missing"), "MISSING_CODE")
     add(
-      .invalidInput(field: "oobCode", reason: "invalid or expired action code"),
-      "EXPIRED_OOB_CODE", "INVALID_OOB_CODE", "MISSING_OOB_CODE")
+      .invalidInput(field: "code", reason: "unknown, already used or expired action code"),
+      "EXPIRED_OOB_CODE", "INVALID_OOB_CODE")
+    add(.invalidInput(field: "code", reason: "missing"), "MISSING_OOB_CODE")
     add(.userDisabled, "USER_DISABLED")
+    add(.requiresRecentLogin, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+    add(.userMismatch, "USER_MISMATCH")
     add(
       .sessionExpired, "TOKEN_EXPIRED", "INVALID_ID_TOKEN", "USER_NOT_FOUND",
       "INVALID_REFRESH_TOKEN")
@@ -110,8 +117,8 @@ enum FirebaseErrorRule: Sendable, Hashable {
       .server,
       // Secure Token request-shape errors (a client bug, not a user error).
       "INVALID_GRANT_TYPE", "MISSING_GRANT_TYPE", "MISSING_REFRESH_TOKEN",
-      // Re-authentication, action-code links, MFA and e-mail change flows.
-      "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "MISSING_REQ_TYPE", "INVALID_CONTINUE_URI",
+      // Action-code links, MFA and e-mail change flows.
+      "MISSING_REQ_TYPE", "INVALID_CONTINUE_URI",
       "MISSING_CONTINUE_URI", "UNAUTHORIZED_DOMAIN", "EMAIL_CHANGE_NEEDS_VERIFICATION",
       "UNVERIFIED_EMAIL", "SECOND_FACTOR_EXISTS", "SECOND_FACTOR_LIMIT_EXCEEDED",
       "MFA_ENROLLMENT_NOT_FOUND", "INVALID_MFA_PENDING_CREDENTIAL",

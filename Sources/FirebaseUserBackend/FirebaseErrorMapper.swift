@@ -99,6 +99,8 @@ enum FirebaseErrorMapper {
       portable = .invalidInput(field: "appVerification", reason: reason)
       if message.isEmpty { message = "appVerification: \(reason)" }
     case .userDisabled: portable = .userDisabled
+    case .requiresRecentLogin: portable = .requiresRecentLogin
+    case .userMismatch: portable = .userMismatch
     case .sessionExpired: portable = .sessionExpired
     case .rateLimited: portable = .rateLimited(retryAfter: retryAfter)
     case .unsupported: portable = .unsupported(capability: context.capability)

@@ -114,3 +114,55 @@ enum FirebaseSessionBuilder {
     return text
   }
 }
+
+extension FirebaseSessionBuilder {
+  /// A stored `photoUrl` as a URL: `nil` when absent, empty or not a URL (any client may
+  /// have stored any text; it is profile data, not part of the protocol).
+  static func photoURL(_ text: String?) -> URL? {
+    guard let text, !text.isEmpty else { return nil }
+    return URL(string: text)
+  }
+
+  /// The user after an `accounts:update` answer: the answer's fields where it has them,
+  /// else the request's changes applied to `previous`. Providers come from a non-empty
+  /// `providerUserInfo[]`; a password linked to an anonymous user adds `"password"` and
+  /// ends `isAnonymous`.
+  static func user(
+    afterUpdate response: UpdateAccountResponse, request: UpdateAccountRequest, previous: User
+  ) -> User {
+    var user = previous
+    let deleted = Set(request.deleteAttribute ?? [])
+    if let email = response.email, !email.isEmpty {
+      user.email = email
+    } else if let email = request.email {
+      user.email = email
+    }
+    if let name = response.displayName {
+      user.displayName = name.isEmpty ? nil : name
+    } else if deleted.contains("DISPLAY_NAME") {
+      user.displayName = nil
+    } else if let name = request.displayName {
+      user.displayName = name
+    }
+    if let photo = response.photoUrl {
+      user.photoURL = photoURL(photo)
+    } else if deleted.contains("PHOTO_URL") {
+      user.photoURL = nil
+    } else if let photo = request.photoUrl {
+      user.photoURL = photoURL(photo)
+    }
+    if let verified = response.emailVerified {
+      user.emailVerified = verified
+    } else if request.email != nil {
+      user.emailVerified = nil
+    }
+    let providers = (response.providerUserInfo ?? []).map(\.providerId).filter { !$0.isEmpty }
+    if !providers.isEmpty {
+      user.providers = Array(Set(providers)).sorted()
+    } else if request.password != nil, request.email != nil, previous.isAnonymous {
+      user.providers = ["password"]
+    }
+    user.isAnonymous = user.providers == ["anonymous"]
+    return user
+  }
+}

@@ -3,17 +3,21 @@ import UserBackendKit
 
 extension FirebaseUserBackend {
   /// Reloads the signed-in user from the server with `accounts:lookup` and stores it with
-  /// the session.
+  /// the session (the tokens stay).
   ///
-  /// - Returns: the user: ID, email, display name, phone number, providers from
-  ///   `providerUserInfo[]` (the token's sign-in provider when that is empty).
+  /// - Returns: the user: ID, email, `emailVerified`, display name, photo URL, phone
+  ///   number, providers from `providerUserInfo[]` (the token's sign-in provider when that
+  ///   is empty), `createdAt` and `lastSignInAt` (`createdAt` / `lastLoginAt`,
+  ///   milliseconds since 1970). A `photoUrl` that is not a URL (another client may store
+  ///   any text) becomes `nil`.
   /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` when the user was
   ///   deleted or disabled or the tokens were revoked (the session is cleared);
-  ///   `.network` (kept), `.server`, `.malformedResponse`.
-  public func refreshUser() async throws(UserBackendError) -> User {
+  ///   `.malformedResponse` for a `createdAt` or `lastLoginAt` that is not a number of
+  ///   milliseconds (the stored user is unchanged); `.network` (kept), `.server`.
+  public func reload() async throws(UserBackendError) -> User {
     let (session, info) = try await withSessionToken { session in
       let response = try await client.send(
-        LookupRequest(idToken: session.bearerToken), capability: .tokenRefresh,
+        LookupRequest(idToken: session.bearerToken), capability: .userReload,
         usesSession: true, secrets: [session.bearerToken])
       guard let info = response.users?.first(where: { $0.localId == session.user.id }) else {
         throw UserBackendError(
@@ -32,60 +36,109 @@ extension FirebaseUserBackend {
       phoneNumber: info.phoneNumber, providers: (info.providerUserInfo ?? []).map(\.providerId),
       claims: claims, defaultProvider: session.user.providers.first ?? "password")
     user.username = session.user.username
+    user.emailVerified = info.emailVerified
+    user.photoURL = FirebaseSessionBuilder.photoURL(info.photoUrl)
+    user.createdAt = info.createdAt?.date
+    user.lastSignInAt = info.lastLoginAt?.date
     try await storeUser(user, for: session)
     return user
   }
 
-  /// Changes the signed-in user's password with `accounts:update`; the new ID token and
-  /// refresh token replace the old ones (a password change revokes earlier tokens).
+  /// Changes the display name and the photo URL with `accounts:update`: a value is sent
+  /// as `displayName` / `photoUrl`, an empty string as `deleteAttribute: ["DISPLAY_NAME"]`
+  /// / `["PHOTO_URL"]`, `nil` not at all. Tokens the answer carries replace the stored
+  /// ones.
   ///
-  /// - Throws: ``UserBackendError``: `.invalidInput(field: "password")`, `.weakPassword`
-  ///   before any request; `.notSignedIn`, `.sessionExpired`, `.server`
-  ///   (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`), `.network`, `.malformedResponse`.
-  public func updatePassword(_ newPassword: String) async throws(UserBackendError) -> AuthSession {
-    try CredentialValidation.validateNewPassword(newPassword)
-    return try await update(secrets: [newPassword]) { idToken in
-      UpdateAccountRequest(idToken: idToken, password: newPassword)
-    }
-  }
-
-  /// Sets (or, with `nil` or an empty string, removes) the display name with
-  /// `accounts:update`.
-  ///
-  /// - Throws: ``UserBackendError``: `.notSignedIn`, `.sessionExpired`, `.network`,
-  ///   `.server`, `.malformedResponse`.
-  public func updateDisplayName(_ displayName: String?) async throws(UserBackendError) -> User {
-    let name = displayName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-    let session = try await update(secrets: []) { idToken in
-      name.isEmpty
-        ? UpdateAccountRequest(idToken: idToken, deleteAttribute: ["DISPLAY_NAME"])
-        : UpdateAccountRequest(idToken: idToken, displayName: name)
+  /// - Returns: the updated user (also stored in the session).
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "displayName" | "photoURL")`
+  ///   before any request (see ``UserBackendKit/CredentialValidation/validateProfileUpdate(displayName:photoURL:)``);
+  ///   `.notSignedIn`, `.sessionExpired`, `.network`, `.server`, `.malformedResponse`.
+  public func updateProfile(displayName: String?, photoURL: String?)
+    async throws(UserBackendError) -> User
+  {
+    let change = try CredentialValidation.validateProfileUpdate(
+      displayName: displayName, photoURL: photoURL)
+    var deleted: [String] = []
+    if change.displayName == .remove { deleted.append("DISPLAY_NAME") }
+    if change.photoURL == .remove { deleted.append("PHOTO_URL") }
+    let session = try await update(capability: .profileUpdate, secrets: []) { idToken in
+      UpdateAccountRequest(
+        idToken: idToken, displayName: change.displayName.value,
+        photoUrl: change.photoURL.value, deleteAttribute: deleted.isEmpty ? nil : deleted)
     }
     return session.user
   }
 
-  /// Sends `accounts:update`, then stores the changed user and any new tokens.
-  private func update(
-    secrets: [String], _ makeRequest: (String) -> UpdateAccountRequest
+  /// Changes the signed-in user's password with `accounts:update` (`password`,
+  /// `returnSecureToken: true`). Firebase revokes the earlier tokens, so the new ID token
+  /// and refresh token the answer carries replace them in the session store (another
+  /// process or a restart sees them).
+  ///
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "password")`, `.weakPassword`
+  ///   before any request; `.requiresRecentLogin` (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`; the
+  ///   session is kept), `.weakPassword` (server policy), `.notSignedIn`,
+  ///   `.sessionExpired`, `.network`, `.server`, `.malformedResponse`.
+  public func updatePassword(_ newPassword: String) async throws(UserBackendError) {
+    try CredentialValidation.validatePasswordChange(newPassword)
+    _ = try await update(capability: .passwordUpdate, secrets: [newPassword]) { idToken in
+      UpdateAccountRequest(idToken: idToken, password: newPassword)
+    }
+  }
+
+  /// Changes the signed-in user's email with `accounts:update` (`email`,
+  /// `returnSecureToken: true`); the new tokens replace the stored ones.
+  ///
+  /// Projects with email enumeration protection (the default for projects created since
+  /// September 2023) refuse this with `OPERATION_NOT_ALLOWED` and require the new
+  /// address to be verified first (`sendOobCode` `VERIFY_AND_CHANGE_EMAIL`), which this
+  /// adapter does not offer: that answer is `.unsupported(capability: .emailUpdate)` with a
+  /// message saying so.
+  ///
+  /// - Returns: the updated user (also stored in the session).
+  /// - Throws: ``UserBackendError``: `.invalidInput(field: "email")`, `.invalidEmail`
+  ///   before any request; `.accountAlreadyExists` (`EMAIL_EXISTS`),
+  ///   `.requiresRecentLogin` (session kept), `.unsupported(capability: .emailUpdate)`,
+  ///   `.notSignedIn`, `.sessionExpired`, `.network`, `.server`, `.malformedResponse`.
+  public func updateEmail(_ newEmail: String) async throws(UserBackendError) -> User {
+    let email = try CredentialValidation.validateEmailChange(newEmail)
+    do {
+      return try await update(capability: .emailUpdate, secrets: []) { idToken in
+        UpdateAccountRequest(idToken: idToken, email: email)
+      }.user
+    } catch  where error.backendCode == "OPERATION_NOT_ALLOWED" {
+      throw UserBackendError(
+        .unsupported(capability: .emailUpdate), backendCode: "OPERATION_NOT_ALLOWED",
+        message: "The project refuses a direct email change (email enumeration protection "
+          + "requires verifying the new address first, which this adapter does not offer)"
+          + (error.message.isEmpty ? "." : ": \(error.message)"))
+    }
+  }
+
+  /// Sends `accounts:update` for the signed-in user, then stores the changed user and
+  /// any new tokens (when the same user is still signed in) and publishes
+  /// `.tokenRefreshed` when the tokens changed.
+  ///
+  /// - Returns: the session after the change.
+  func update(
+    capability: Capability, secrets: [String],
+    _ makeRequest: (String) -> UpdateAccountRequest
   ) async throws(UserBackendError) -> AuthSession {
     let (session, request, response) = try await withSessionToken { session in
       let request = makeRequest(session.bearerToken)
       let response = try await client.send(
-        request, capability: .emailPassword, usesSession: true,
+        request, capability: capability, usesSession: true,
         secrets: secrets + [session.bearerToken])
       return (session, request, response)
     }
-    var user = session.user
-    if let name = response.displayName {
-      user.displayName = name.isEmpty ? nil : name
-    } else if request.deleteAttribute?.contains("DISPLAY_NAME") == true {
-      user.displayName = nil
-    } else if let name = request.displayName {
-      user.displayName = name
+    if let localId = response.localId, localId != session.user.id {
+      throw UserBackendError(
+        .malformedResponse(reason: "accounts:update answered for another account"))
     }
-    if let email = response.email, !email.isEmpty { user.email = email }
+    let user = FirebaseSessionBuilder.user(
+      afterUpdate: response, request: request, previous: session.user)
     var renewed = session
     renewed.user = user
+    renewed.isNewUser = false
     if let idToken = response.idToken, let refreshToken = response.refreshToken {
       let claims = FirebaseIDTokenClaims.read(idToken)
       renewed = try FirebaseSessionBuilder.session(
@@ -94,19 +147,27 @@ extension FirebaseUserBackend {
           idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds),
         claims: claims, isNewUser: false, now: clock.now())
     }
+    try await store(renewed, replacing: session)
+    return renewed
+  }
+
+  /// Stores `renewed` when the user of `session` is still the signed-in one, and
+  /// publishes `.tokenRefreshed` when the tokens changed.
+  func store(_ renewed: AuthSession, replacing session: AuthSession)
+    async throws(UserBackendError)
+  {
     let stored = try await state.update { state in
       guard state.session?.user.id == session.user.id else { return false }
       state.session = renewed
       return true
     }
     if stored && renewed.bearerToken != session.bearerToken {
-      state.publish(.tokenRefreshed, user: user)
+      state.publish(.tokenRefreshed, user: renewed.user)
     }
-    return renewed
   }
 
   /// Replaces the stored user of `session`'s sign-in, if it is still stored.
-  private func storeUser(_ user: User, for session: AuthSession) async throws(UserBackendError) {
+  func storeUser(_ user: User, for session: AuthSession) async throws(UserBackendError) {
     try await state.update { state in
       guard var stored = state.session, stored.user.id == session.user.id,
         stored.user != user

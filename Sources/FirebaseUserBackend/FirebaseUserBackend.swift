@@ -21,10 +21,14 @@ public final class FirebaseUserBackend: UserBackend {
   /// `"firebase"`.
   public let backendID = "firebase"
   /// Email/password, token refresh, anonymous, phone and identity-provider sign-in,
-  /// password reset, account deletion, auth state changes.
+  /// password reset, account deletion, auth state changes, and account management:
+  /// reload, profile, password and email changes, email verification, completing a
+  /// password reset, re-authentication and upgrading a guest.
   public let capabilities: Set<Capability> = [
     .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
     .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+    .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
+    .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
   ]
   /// The configuration this backend was made with.
   public let configuration: FirebaseConfiguration
@@ -93,27 +97,15 @@ public final class FirebaseUserBackend: UserBackend {
   public func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
   {
     let (email, password) = try validatedEmailCredential(credential, forSignUp: false)
-    let response = try await client.send(
-      SignInWithPasswordRequest(email: email, password: password), capability: .emailPassword,
-      secrets: [password])
-    if response.mfaPendingCredential != nil {
-      throw UserBackendError(
-        .unsupported(capability: "multiFactorAuthentication"),
-        message: "The account requires a second factor, which this adapter does not support.")
-    }
-    guard let idToken = response.idToken, let refreshToken = response.refreshToken else {
-      throw UserBackendError(
-        .malformedResponse(reason: "accounts:signInWithPassword: missing idToken or refreshToken"))
-    }
-    let grant = FirebaseTokenGrant(
-      idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds)
+    let (response, grant) = try await passwordSignIn(
+      email: email, password: password, capability: .emailPassword)
     return try await establish(
       grant: grant, localId: response.localId, email: response.email ?? email,
       displayName: response.displayName, phoneNumber: nil, defaultProvider: "password",
       isNewUser: false)
   }
 
-  /// The user stored with the session, or `nil`. No network call; see ``refreshUser()``.
+  /// The user stored with the session, or `nil`. No network call; see ``reload()``.
   /// - Throws: ``UserBackendError`` when the session store cannot be read.
   public func currentUser() async throws(UserBackendError) -> User? {
     try await state.load().session?.user

@@ -33,12 +33,34 @@ extension NCMBUserBackend {
     }
   }
 
+  /// Runs the `login` requests of ``signIn(_:)`` for a credential, one after the other
+  /// while each is refused with E401002, and returns the first answer and its user;
+  /// stores nothing.
+  func authenticate(_ credential: PasswordCredential) async throws(UserBackendError) -> (
+    NCMBUserResponse, User
+  ) {
+    let valid = try CredentialValidation.validate(
+      credential, forSignUp: false, capabilities: capabilities)
+    let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
+    var lastError: UserBackendError?
+    for attempt in Self.loginAttempts(typed: credential.identifier, canonical: valid.identifier) {
+      do {
+        return try await logIn(
+          attempt, password: valid.password, sentUserName: userName,
+          sentMailAddress: mailAddress)
+      } catch  where error.backendCode == "E401002" {
+        lastError = error
+      }
+    }
+    throw lastError ?? UserBackendError(.invalidCredentials)
+  }
+
   /// Sends one `login` request (JSON `POST`, or `GET` with a query under
-  /// ``NCMBConfiguration/legacyGETLogin``) and stores the session.
+  /// ``NCMBConfiguration/legacyGETLogin``); stores nothing.
   func logIn(
     _ attempt: NCMBLoginAttempt, password: String, sentUserName: String,
     sentMailAddress: String?
-  ) async throws(UserBackendError) -> AuthSession {
+  ) async throws(UserBackendError) -> (NCMBUserResponse, User) {
     let endpoint: NCMBEndpoint
     if configuration.legacyGETLogin {
       endpoint = NCMBEndpoint(
@@ -57,6 +79,9 @@ extension NCMBUserBackend {
       from: response, hasPasswordIdentity: true,
       sentUserName: attempt.field == "userName" ? attempt.value : sentUserName,
       sentMailAddress: sentMailAddress)
-    return try await establish(response, user: user, isNewUser: false, endpoint: "login")
+    guard let token = response.sessionToken, !token.isEmpty else {
+      throw NCMBClient.malformed("login", "has no sessionToken")
+    }
+    return (response, user)
   }
 }

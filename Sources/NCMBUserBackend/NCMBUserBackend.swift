@@ -8,8 +8,9 @@ import UserBackendKit
 ///
 /// Endpoints (below `<baseURL>/2013-09-01/`): sign-up `POST users`; sign-in `POST login`
 /// (JSON; `GET login?userName=&password=` with ``NCMBConfiguration/legacyGETLogin``);
-/// sign-out `GET logout`; ``refreshUser()`` `GET users/{objectId}`; ``updateUser(_:)``
-/// `PUT users/{objectId}`; ``deleteAccount()`` `DELETE users/{objectId}`;
+/// sign-out `GET logout`; ``reload()`` `GET users/{objectId}`; ``updateProfile(displayName:photoURL:)``,
+/// ``updatePassword(_:)``, ``updateEmail(_:)`` and ``linkPassword(_:)``
+/// `PUT users/{objectId}`; ``reauthenticate(_:)`` `POST login`; ``deleteAccount()`` `DELETE users/{objectId}`;
 /// ``sendPasswordReset(email:)`` `POST requestPasswordReset`; anonymous and Sign in with
 /// Apple `POST users` with `authData`. Every request carries `X-NCMB-Application-Key`,
 /// `X-NCMB-Timestamp` (from the injected clock), `X-NCMB-Signature` and
@@ -39,10 +40,15 @@ public final class NCMBUserBackend: UserBackend {
   public let backendID = "ncmb"
 
   /// Email and user-name passwords, anonymous sign-in, Sign in with Apple, password reset,
-  /// account deletion and auth state changes. Not phone sign-in, not token refresh.
+  /// account deletion, auth state changes, and account management: reload, profile
+  /// (custom user fields), password and email changes, re-authentication and upgrading a
+  /// guest. Not phone sign-in, not token refresh; not email verification or completing a
+  /// password reset, for which the service has no API (its mails link to its own pages).
   public let capabilities: Set<Capability> = [
     .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
     .passwordReset, .accountDeletion, .authStateChanges,
+    .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .reauthentication,
+    .anonymousUpgrade,
   ]
 
   /// The configuration in use.
@@ -125,20 +131,8 @@ public final class NCMBUserBackend: UserBackend {
   ///   request that is not answered E401002).
   public func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession
   {
-    let valid = try CredentialValidation.validate(
-      credential, forSignUp: false, capabilities: capabilities)
-    let (userName, mailAddress) = Self.wireIdentifier(valid.identifier)
-    var lastError: UserBackendError?
-    for attempt in Self.loginAttempts(typed: credential.identifier, canonical: valid.identifier) {
-      do {
-        return try await logIn(
-          attempt, password: valid.password, sentUserName: userName,
-          sentMailAddress: mailAddress)
-      } catch  where error.backendCode == "E401002" {
-        lastError = error
-      }
-    }
-    throw lastError ?? UserBackendError(.invalidCredentials)
+    let (response, user) = try await authenticate(credential)
+    return try await establish(response, user: user, isNewUser: false, endpoint: "login")
   }
 
   /// The user of the stored session, or `nil`. No network call.
@@ -171,7 +165,7 @@ public final class NCMBUserBackend: UserBackend {
   }
 
   /// The session token. With `forceRefresh`, first checks it with
-  /// `GET /2013-09-01/users/{objectId}` (see ``refreshUser()``): NCMB tokens cannot be
+  /// `GET /2013-09-01/users/{objectId}` (see ``reload()``): NCMB tokens cannot be
   /// refreshed, so a "refresh" only validates the token and updates the stored user; the
   /// returned token is the same.
   ///
@@ -180,7 +174,7 @@ public final class NCMBUserBackend: UserBackend {
   ///   `.malformedResponse`.
   public func idToken(forceRefresh: Bool) async throws(UserBackendError) -> String {
     let session = try await sessions.requireSession()
-    if forceRefresh { _ = try await refreshUser() }
+    if forceRefresh { _ = try await reload() }
     return session.bearerToken
   }
 

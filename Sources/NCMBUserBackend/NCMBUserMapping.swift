@@ -1,3 +1,4 @@
+import Foundation
 import UserBackendKit
 
 /// Turns NCMB user objects into portable ``User`` values.
@@ -7,6 +8,11 @@ import UserBackendKit
 ///   per non-null `authData` key: `anonymous` → `"anonymous"`, `apple` → `"apple.com"`,
 ///   `facebook` / `twitter` / `google` → `"<key>.com"`, any other key as is.
 /// - `isAnonymous`: the only provider is `"anonymous"`.
+/// - `emailVerified` = `mailAddressConfirm`; `createdAt` = `createDate` (ISO 8601; an
+///   unreadable one is `nil`: it is informational and must not fail a sign-in);
+///   `displayName` and `photoURL` from the custom user fields of the same names (NCMB has
+///   no profile fields of its own; ``NCMBUserBackend/updateProfile(displayName:photoURL:)``
+///   writes them); a `photoURL` that is not a URL is `nil`.
 enum NCMBUserMapping {
   /// The provider ID for an `authData` key.
   static func provider(forAuthDataKey key: String) -> String {
@@ -36,7 +42,19 @@ enum NCMBUserMapping {
       id: response.objectId,
       email: response.mailAddress ?? sentMailAddress,
       username: response.userName ?? sentUserName,
+      displayName: response.displayName.flatMap { $0.isEmpty ? nil : $0 },
       providers: Array(providers),
-      isAnonymous: providers == ["anonymous"])
+      isAnonymous: providers == ["anonymous"],
+      emailVerified: response.mailAddressConfirm,
+      photoURL: response.photoURL.flatMap { $0.isEmpty ? nil : URL(string: $0) },
+      createdAt: response.createDate.flatMap(date(fromISO8601:)))
+  }
+
+  /// An NCMB date (`2013-08-28T11:27:16.446Z`; fractional seconds optional), or `nil`.
+  static func date(fromISO8601 text: String) -> Date? {
+    if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {
+      return date
+    }
+    return try? Date.ISO8601FormatStyle().parse(text)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 // One Codable request/response pair per endpoint of the NCMB user API, following
 // `docs/wire/ncmb.md` §3 ("User endpoints"). Field names are the wire names.
@@ -81,7 +82,9 @@ struct NCMBAuthData: Codable, Sendable, Hashable {
 /// A user object as the user endpoints answer it: sign-up (201), login (200), `authData`
 /// sign-up (201 new / 200 existing) and `GET /2013-09-01/users/{objectId}`
 /// (`docs/wire/ncmb.md` §3).
-/// Unknown fields are ignored.
+/// Unknown fields are ignored; so are the profile fields (`mailAddressConfirm`,
+/// `displayName`, `photoURL`) when they have another JSON type than expected, as any
+/// client may have stored anything in them.
 struct NCMBUserResponse: Codable, Sendable, Hashable {
   /// The user ID.
   var objectId: String
@@ -89,6 +92,8 @@ struct NCMBUserResponse: Codable, Sendable, Hashable {
   var userName: String?
   /// The mail address, or `nil` / JSON `null`.
   var mailAddress: String?
+  /// Whether the mail address is confirmed, when the answer says.
+  var mailAddressConfirm: Bool?
   /// The session token (absent from a fetch by another user).
   var sessionToken: String?
   /// `createDate`, ISO 8601 text.
@@ -97,20 +102,43 @@ struct NCMBUserResponse: Codable, Sendable, Hashable {
   var updateDate: String?
   /// The linked `authData` providers, or `nil` for JSON `null` / absent.
   var authData: NCMBAuthDataKeys?
+  /// The custom user field `displayName` this adapter's ``NCMBUserBackend/updateProfile(displayName:photoURL:)`` writes.
+  var displayName: String?
+  /// The custom user field `photoURL` this adapter's ``NCMBUserBackend/updateProfile(displayName:photoURL:)`` writes.
+  var photoURL: String?
 
   /// A user object.
   init(
     objectId: String, userName: String? = nil, mailAddress: String? = nil,
-    sessionToken: String? = nil, createDate: String? = nil, updateDate: String? = nil,
-    authData: NCMBAuthDataKeys? = nil
+    mailAddressConfirm: Bool? = nil, sessionToken: String? = nil, createDate: String? = nil,
+    updateDate: String? = nil, authData: NCMBAuthDataKeys? = nil, displayName: String? = nil,
+    photoURL: String? = nil
   ) {
     self.objectId = objectId
     self.userName = userName
     self.mailAddress = mailAddress
+    self.mailAddressConfirm = mailAddressConfirm
     self.sessionToken = sessionToken
     self.createDate = createDate
     self.updateDate = updateDate
     self.authData = authData
+    self.displayName = displayName
+    self.photoURL = photoURL
+  }
+
+  /// Decodes the fields; the protocol fields strictly, the profile fields leniently.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    objectId = try container.decode(String.self, forKey: .objectId)
+    userName = try container.decodeIfPresent(String.self, forKey: .userName)
+    mailAddress = try container.decodeIfPresent(String.self, forKey: .mailAddress)
+    sessionToken = try container.decodeIfPresent(String.self, forKey: .sessionToken)
+    createDate = try container.decodeIfPresent(String.self, forKey: .createDate)
+    updateDate = try container.decodeIfPresent(String.self, forKey: .updateDate)
+    authData = try container.decodeIfPresent(NCMBAuthDataKeys.self, forKey: .authData)
+    mailAddressConfirm = try? container.decodeIfPresent(Bool.self, forKey: .mailAddressConfirm)
+    displayName = try? container.decodeIfPresent(String.self, forKey: .displayName)
+    photoURL = try? container.decodeIfPresent(String.self, forKey: .photoURL)
   }
 }
 
@@ -148,20 +176,37 @@ struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
 }
 
 /// `PUT /2013-09-01/users/{objectId}` body: the fields to change; `nil` fields are left
-/// out (`docs/wire/ncmb.md` §3, "Update user").
-public struct NCMBUpdateUserRequest: Codable, Sendable, Hashable {
+/// out, a removed profile field is sent as JSON `null` (`docs/wire/ncmb.md` §3, "Update
+/// user").
+struct NCMBUpdateUserRequest: Encodable, Sendable, Hashable {
   /// A new user name.
-  public var userName: String?
+  var userName: String?
   /// A new mail address.
-  public var mailAddress: String?
+  var mailAddress: String?
   /// A new password.
-  public var password: String?
+  var password: String?
+  /// The custom field `displayName`.
+  var displayName: ProfileFieldChange = .keep
+  /// The custom field `photoURL`.
+  var photoURL: ProfileFieldChange = .keep
 
-  /// An update body.
-  public init(userName: String? = nil, mailAddress: String? = nil, password: String? = nil) {
-    self.userName = userName
-    self.mailAddress = mailAddress
-    self.password = password
+  enum CodingKeys: String, CodingKey {
+    case userName, mailAddress, password, displayName, photoURL
+  }
+
+  /// Writes the set fields; `.remove` as `null`.
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(userName, forKey: .userName)
+    try container.encodeIfPresent(mailAddress, forKey: .mailAddress)
+    try container.encodeIfPresent(password, forKey: .password)
+    for (change, key) in [(displayName, CodingKeys.displayName), (photoURL, .photoURL)] {
+      switch change {
+      case .keep: break
+      case .remove: try container.encodeNil(forKey: key)
+      case .set(let value): try container.encode(value, forKey: key)
+      }
+    }
   }
 }
 

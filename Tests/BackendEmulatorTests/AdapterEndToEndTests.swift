@@ -138,14 +138,14 @@ struct AdapterEndToEndTests {
   }
 
   @Test(
-    "FirebaseUserBackend: refreshUser, anonymous, phone and Apple sign-in",
+    "FirebaseUserBackend: reload, anonymous, phone and Apple sign-in",
     arguments: EmulatorPath.allCases)
   func firebaseCapabilities(path: EmulatorPath) async throws {
     let rig = try EmulatorRig(path)
     do {
       let backend = try rig.firebase()
       _ = try await backend.signUp(.email("caps@example.com", password: "secret1"))
-      #expect(try await backend.refreshUser().email == "caps@example.com")
+      #expect(try await backend.reload().email == "caps@example.com")
       rig.clock.advance(by: 3700)  // the ID token expires: the next call refreshes it
       #expect(try await backend.idToken(forceRefresh: false).isEmpty == false)
       try await backend.signOut()
@@ -178,7 +178,7 @@ struct AdapterEndToEndTests {
   }
 
   @Test(
-    "NCMBUserBackend: anonymous and Apple sign-in, refreshUser, delete",
+    "NCMBUserBackend: anonymous and Apple sign-in, reload, delete",
     arguments: EmulatorPath.allCases)
   func ncmbCapabilities(path: EmulatorPath) async throws {
     let rig = try EmulatorRig(path)
@@ -186,7 +186,7 @@ struct AdapterEndToEndTests {
       let backend = try rig.ncmb()
       let anonymous = try await backend.signInAnonymously()
       #expect(anonymous.user.isAnonymous)
-      #expect(try await backend.refreshUser().id == anonymous.user.id)
+      #expect(try await backend.reload().id == anonymous.user.id)
       try await backend.signOut()
 
       let idToken = testIDPToken(sub: "apple-ncmb", nonce: nil)

@@ -144,6 +144,8 @@ struct ConfigurationTests {
       backend.capabilities == [
         .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
         .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+        .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
+        .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
       ])
   }
 }

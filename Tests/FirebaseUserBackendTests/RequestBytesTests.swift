@@ -37,19 +37,65 @@ struct WireCase: Sendable, CustomTestStringConvertible {
       body: { _ in #"{"email":"alice@example.com","password":"s3cret-pw","returnSecureToken":true}"#
       }),
     WireCase(
-      name: "lookup", signedIn: true, operation: { _ = try await $0.refreshUser() },
+      name: "lookup", signedIn: true, operation: { _ = try await $0.reload() },
       path: "identitytoolkit.googleapis.com/v1/accounts:lookup", contentType: "application/json",
       body: { #"{"idToken":"\#($0)"}"# }),
     WireCase(
       name: "update password", signedIn: true,
-      operation: { _ = try await $0.updatePassword("n3w-password") },
+      operation: { try await $0.updatePassword("n3w-password") },
       path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
       body: { #"{"idToken":"\#($0)","password":"n3w-password","returnSecureToken":true}"# }),
     WireCase(
       name: "update displayName", signedIn: true,
-      operation: { _ = try await $0.updateDisplayName("Alice") },
+      operation: { _ = try await $0.updateProfile(displayName: "Alice", photoURL: nil) },
       path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
       body: { #"{"displayName":"Alice","idToken":"\#($0)","returnSecureToken":true}"# }),
+    WireCase(
+      name: "update profile: set both", signedIn: true,
+      operation: {
+        _ = try await $0.updateProfile(displayName: "Alice", photoURL: "https://e.example/a.png")
+      },
+      path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
+      body: {
+        #"{"displayName":"Alice","idToken":"\#($0)","photoUrl":"https://e.example/a.png","#
+          + #""returnSecureToken":true}"#
+      }),
+    WireCase(
+      name: "update profile: remove both", signedIn: true,
+      operation: { _ = try await $0.updateProfile(displayName: "", photoURL: "") },
+      path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
+      body: {
+        #"{"deleteAttribute":["DISPLAY_NAME","PHOTO_URL"],"idToken":"\#($0)","#
+          + #""returnSecureToken":true}"#
+      }),
+    WireCase(
+      name: "update email", signedIn: true,
+      operation: { _ = try await $0.updateEmail(" Bob@Example.COM ") },
+      path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
+      body: { #"{"email":"bob@example.com","idToken":"\#($0)","returnSecureToken":true}"# }),
+    WireCase(
+      name: "sendOobCode VERIFY_EMAIL", signedIn: true,
+      operation: { try await $0.sendEmailVerification() },
+      path: "identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
+      contentType: "application/json",
+      body: { #"{"idToken":"\#($0)","requestType":"VERIFY_EMAIL"}"# }),
+    WireCase(
+      name: "update oobCode (apply verification)", signedIn: false,
+      operation: { try await $0.applyEmailVerification(code: " oob-CODE_1 ") },
+      path: "identitytoolkit.googleapis.com/v1/accounts:update", contentType: "application/json",
+      body: { _ in #"{"oobCode":"oob-CODE_1"}"# }),
+    WireCase(
+      name: "resetPassword", signedIn: false,
+      operation: { try await $0.confirmPasswordReset(code: "oob-CODE_2", newPassword: "n3w-pw") },
+      path: "identitytoolkit.googleapis.com/v1/accounts:resetPassword",
+      contentType: "application/json",
+      body: { _ in #"{"newPassword":"n3w-pw","oobCode":"oob-CODE_2"}"# }),
+    WireCase(
+      name: "reauthenticate (signInWithPassword)", signedIn: true,
+      operation: { _ = try await $0.reauthenticate(.email("Alice@example.com", password: "pw")) },
+      path: "identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+      contentType: "application/json",
+      body: { _ in #"{"email":"alice@example.com","password":"pw","returnSecureToken":true}"# }),
     WireCase(
       name: "delete", signedIn: true, operation: { try await $0.deleteAccount() },
       path: "identitytoolkit.googleapis.com/v1/accounts:delete", contentType: "application/json",

@@ -11,6 +11,7 @@ import UserBackendKit
 struct SecretLeakTests {
   static let password = "pw-Secret-4242"
   static let refreshToken = "AMf-refresh-SECRET-77"
+  static let oobCode = "oob-SECRET-code-9191"
 
   /// A server that answers every request with an error quoting the request's URL and body.
   static func echoingServer(status: Int) -> StubTransport {
@@ -32,8 +33,20 @@ struct SecretLeakTests {
       ("signUp", { _ = try await $0.signUp(.email("a@example.com", password: password)) }),
       ("signIn", { _ = try await $0.signIn(.email("a@example.com", password: password)) }),
       ("idToken", { _ = try await $0.idToken(forceRefresh: true) }),
-      ("refreshUser", { _ = try await $0.refreshUser() }),
-      ("updatePassword", { _ = try await $0.updatePassword(password) }),
+      ("reload", { _ = try await $0.reload() }),
+      ("updatePassword", { try await $0.updatePassword(password) }),
+      ("updateEmail", { _ = try await $0.updateEmail("b@example.com") }),
+      ("updateProfile", { _ = try await $0.updateProfile(displayName: "B", photoURL: nil) }),
+      ("sendEmailVerification", { try await $0.sendEmailVerification() }),
+      ("applyEmailVerification", { try await $0.applyEmailVerification(code: oobCode) }),
+      (
+        "confirmPasswordReset",
+        { try await $0.confirmPasswordReset(code: oobCode, newPassword: password) }
+      ),
+      (
+        "reauthenticate",
+        { _ = try await $0.reauthenticate(.email("a@example.com", password: password)) }
+      ),
       ("deleteAccount", { try await $0.deleteAccount() }),
       ("anonymous", { _ = try await $0.signInAnonymously() }),
       ("phone", { _ = try await $0.startPhoneVerification(phoneNumber: "+15555550100") }),
@@ -56,7 +69,7 @@ struct SecretLeakTests {
       expiresAt: Fixture.start.addingTimeInterval(3600), refreshToken: Self.refreshToken)
     let secrets = [
       Fixture.apiKey, Self.password, Self.refreshToken, session.bearerToken, "vid-secret",
-      "apple.jwt.secret", "nonce-secret",
+      "apple.jwt.secret", "nonce-secret", Self.oobCode,
     ]
     var checked = 0
     for (name, operation) in Self.operations() {

@@ -139,6 +139,9 @@ extension Fixture {
         return StubTransport.json(200, #"{"kind":"identitytoolkit#DeleteAccountResponse"}"#)
       case "accounts:sendOobCode":
         return StubTransport.json(200, #"{"email":"alice@example.com"}"#)
+      case "accounts:resetPassword":
+        return StubTransport.json(
+          200, #"{"email":"alice@example.com","requestType":"PASSWORD_RESET"}"#)
       case "token":
         return StubTransport.json(200, tokenBody(idToken: token))
       case "accounts:sendVerificationCode":

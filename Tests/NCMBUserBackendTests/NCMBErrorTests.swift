@@ -254,7 +254,7 @@ struct NCMBErrorTests {
     let store = Fixture.signedInStore()
     let backend = try Fixture.backend(transport, store: store)
     let error = try await #require(throws: UserBackendError.self) {
-      try await backend.refreshUser()
+      try await backend.reload()
     }
     #expect(error.code == .network(reason: "the request timed out"))
     #expect(try await store.load().session?.bearerToken == Fixture.sessionToken)

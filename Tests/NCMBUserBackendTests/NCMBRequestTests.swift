@@ -17,6 +17,8 @@ struct EndpointCase: Sendable, CustomTestStringConvertible {
   var path: String
   var signedQuery = ""
   var body: String
+  /// Whether the request carries the session token (signed-in calls do, except login).
+  var sendsSessionToken: Bool?
   var testDescription: String { name }
 }
 
@@ -65,15 +67,42 @@ let endpointCases: [EndpointCase] = [
     path: "/2013-09-01/logout", body: ""),
   EndpointCase(
     name: "fetch (GET users/{objectId})", signedIn: true, answer: (200, Fixture.loginJSON),
-    call: { _ = try await $0.refreshUser() },
+    call: { _ = try await $0.reload() },
     method: "GET", url: "https://mbaas.api.nifcloud.com/2013-09-01/users/epaKcaYZqsREdSMY",
     path: "/2013-09-01/users/epaKcaYZqsREdSMY", body: ""),
   EndpointCase(
-    name: "update (PUT users/{objectId})", signedIn: true,
+    name: "update email (PUT users/{objectId} mailAddress)", signedIn: true,
     answer: (200, #"{"updateDate":"2026-01-01T00:00:00.000Z"}"#),
-    call: { _ = try await $0.updateUser(NCMBUpdateUserRequest(mailAddress: "Bob@Example.com")) },
+    call: { _ = try await $0.updateEmail("Bob@Example.com") },
     method: "PUT", url: "https://mbaas.api.nifcloud.com/2013-09-01/users/epaKcaYZqsREdSMY",
     path: "/2013-09-01/users/epaKcaYZqsREdSMY", body: #"{"mailAddress":"bob@example.com"}"#),
+  EndpointCase(
+    name: "update password (PUT users/{objectId} password)", signedIn: true,
+    answer: (200, #"{"updateDate":"2026-01-01T00:00:00.000Z"}"#),
+    call: { try await $0.updatePassword("n3w-password") },
+    method: "PUT", url: "https://mbaas.api.nifcloud.com/2013-09-01/users/epaKcaYZqsREdSMY",
+    path: "/2013-09-01/users/epaKcaYZqsREdSMY", body: #"{"password":"n3w-password"}"#),
+  EndpointCase(
+    name: "update profile: set (PUT users/{objectId} custom fields)", signedIn: true,
+    answer: (200, #"{"updateDate":"2026-01-01T00:00:00.000Z"}"#),
+    call: {
+      _ = try await $0.updateProfile(displayName: "Alice", photoURL: "https://e.example/a.png")
+    },
+    method: "PUT", url: "https://mbaas.api.nifcloud.com/2013-09-01/users/epaKcaYZqsREdSMY",
+    path: "/2013-09-01/users/epaKcaYZqsREdSMY",
+    body: #"{"displayName":"Alice","photoURL":"https://e.example/a.png"}"#),
+  EndpointCase(
+    name: "update profile: remove (null)", signedIn: true,
+    answer: (200, #"{"updateDate":"2026-01-01T00:00:00.000Z"}"#),
+    call: { _ = try await $0.updateProfile(displayName: "", photoURL: "") },
+    method: "PUT", url: "https://mbaas.api.nifcloud.com/2013-09-01/users/epaKcaYZqsREdSMY",
+    path: "/2013-09-01/users/epaKcaYZqsREdSMY", body: #"{"displayName":null,"photoURL":null}"#),
+  EndpointCase(
+    name: "reauthenticate (POST login)", signedIn: true, answer: (200, Fixture.loginJSON),
+    call: { _ = try await $0.reauthenticate(.username("alice", password: Fixture.password)) },
+    method: "POST", url: "https://mbaas.api.nifcloud.com/2013-09-01/login",
+    path: "/2013-09-01/login", body: #"{"password":"pa ss&w:rd!+é","userName":"alice"}"#,
+    sendsSessionToken: false),
   EndpointCase(
     name: "delete (DELETE users/{objectId})", signedIn: true, answer: (200, ""),
     call: { try await $0.deleteAccount() },
@@ -143,7 +172,7 @@ struct NCMBRequestTests {
       .init(name: "X-NCMB-Timestamp", value: "2026-01-01T00:00:00.000Z"),
       .init(name: "X-NCMB-Signature", value: Fixture.hmac(signedText)),
     ]
-    if endpoint.signedIn {
+    if endpoint.sendsSessionToken ?? endpoint.signedIn {
       expected.append(.init(name: "X-NCMB-Apps-Session-Token", value: Fixture.sessionToken))
     }
     expected.append(.init(name: "Content-Type", value: "application/json"))
@@ -173,7 +202,7 @@ struct NCMBRequestTests {
           refreshToken: nil, expiresAt: nil, isNewUser: false)))
     let transport = StubTransport([Fixture.response(200, #"{"objectId":"a b/c"}"#)])
     let backend = try Fixture.backend(transport, store: store)
-    _ = try await backend.refreshUser()
+    _ = try await backend.reload()
     let request = try #require(transport.requests.first)
     #expect(request.rawPath == "/2013-09-01/users/a%20b%2Fc")
     #expect(

@@ -40,7 +40,7 @@ struct NCMBSecretsAndOptionsTests {
         StubTransport([outcome, outcome]), store: Fixture.signedInStore(),
         configuration: Fixture.configuration(legacyGETLogin: legacy))
       let fetchError = try await #require(throws: UserBackendError.self) {
-        try await backend.refreshUser()
+        try await backend.reload()
       }
       Self.expectNoSecret(fetchError.description)
       Self.expectNoSecret(String(describing: fetchError))
@@ -103,8 +103,12 @@ struct NCMBSecretsAndOptionsTests {
     #expect(
       backend.capabilities == [
         .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
-        .passwordReset, .accountDeletion, .authStateChanges,
+        .passwordReset, .accountDeletion, .authStateChanges, .userReload, .profileUpdate,
+        .passwordUpdate, .emailUpdate, .reauthentication, .anonymousUpgrade,
       ])
+    // The service has no API to apply a verification code or finish a reset.
+    #expect(!backend.capabilities.contains(.emailVerification))
+    #expect(!backend.capabilities.contains(.passwordResetCompletion))
     #expect(!backend.capabilities.contains(.phoneNumberSignIn))
     #expect(!backend.capabilities.contains(.tokenRefresh))
     #expect(NCMBConfiguration.defaultBaseURL.absoluteString == "https://mbaas.api.nifcloud.com")

@@ -20,7 +20,9 @@ struct NCMBSessionTests {
     let session = try await backend.signUp(.email("alice@example.com", password: "secret1"))
     let expected = User(
       id: "epaKcaYZqsREdSMY", email: "alice@example.com", username: "alice@example.com",
-      providers: ["password"])
+      providers: ["password"],
+      createdAt: try Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        .parse("2013-08-28T11:27:16.446Z"))
     #expect(session.user == expected)
     #expect(session.bearerToken == Fixture.sessionToken)
     #expect(session.refreshToken == nil && session.expiresAt == nil && session.isNewUser)

@@ -28,6 +28,37 @@ struct WireSeconds: Decodable, Sendable, Hashable {
   init(seconds: TimeInterval) { self.seconds = seconds }
 }
 
+/// A point in time that Firebase sends as milliseconds since 1970 in a decimal string
+/// (`"createdAt": "1767225600000"` in `accounts:lookup`); a JSON number is accepted too.
+/// It must be a finite, non-negative number no later than year 10000: anything else is a
+/// decoding error (a malformed answer), never a made-up date.
+struct WireMilliseconds: Decodable, Sendable, Hashable {
+  /// The time.
+  let date: Date
+
+  /// The largest accepted value: 9999-12-31T23:59:59.999Z in milliseconds.
+  static let maximum: Double = 253_402_300_799_999
+
+  /// Decodes `"1767225600000"` or `1767225600000`.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let value: Double?
+    if let number = try? container.decode(Double.self) {
+      value = number
+    } else {
+      let text = try container.decode(String.self)
+      value = Double(text.trimmingCharacters(in: .whitespaces))
+    }
+    guard let value, value.isFinite, value >= 0, value <= Self.maximum else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "not a number of milliseconds since 1970")
+    }
+    date = Date(timeIntervalSince1970: value / 1000)
+  }
+
+  init(date: Date) { self.date = date }
+}
+
 /// An answer whose fields are all ignored (`accounts:delete` answers `{}` or only `kind`).
 /// Anything but a JSON object is refused.
 struct EmptyResponse: FirebaseResponse, Hashable {
