@@ -21,11 +21,16 @@ public final class FirebaseUserBackend: UserBackend {
   /// `"firebase"`.
   public let backendID = "firebase"
   /// Email/password, token refresh, anonymous, phone and identity-provider sign-in,
-  /// password reset, account deletion, auth state changes.
-  public let capabilities: Set<Capability> = [
-    .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
-    .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
-  ]
+  /// password reset, account deletion, auth state changes; user documents (Firestore) when
+  /// a project ID is configured.
+  public var capabilities: Set<Capability> {
+    var capabilities: Set<Capability> = [
+      .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
+      .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+    ]
+    if configuration.projectID != nil { capabilities.insert(.userDocuments) }
+    return capabilities
+  }
   /// The configuration this backend was made with.
   public let configuration: FirebaseConfiguration
 

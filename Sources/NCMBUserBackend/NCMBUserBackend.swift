@@ -39,10 +39,11 @@ public final class NCMBUserBackend: UserBackend {
   public let backendID = "ncmb"
 
   /// Email and user-name passwords, anonymous sign-in, Sign in with Apple, password reset,
-  /// account deletion and auth state changes. Not phone sign-in, not token refresh.
+  /// account deletion, auth state changes and user documents (the user object's own
+  /// fields). Not phone sign-in, not token refresh.
   public let capabilities: Set<Capability> = [
     .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
-    .passwordReset, .accountDeletion, .authStateChanges,
+    .passwordReset, .accountDeletion, .authStateChanges, .userDocuments,
   ]
 
   /// The configuration in use.
