@@ -103,7 +103,7 @@ struct NCMBSecretsAndOptionsTests {
     #expect(
       backend.capabilities == [
         .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
-        .passwordReset, .accountDeletion, .authStateChanges,
+        .passwordReset, .accountDeletion, .authStateChanges, .userDocuments,
       ])
     #expect(!backend.capabilities.contains(.phoneNumberSignIn))
     #expect(!backend.capabilities.contains(.tokenRefresh))
