@@ -174,21 +174,24 @@ struct NCMBDocumentStoreTests {
   }
 
   @Test(
-    "Values NCMB cannot hold are refused before any request",
+    "Values NCMB cannot hold are refused before any request, naming the value's path",
     arguments: [
-      ["x": DocumentValue.double(.nan)], ["x": .double(.infinity)],
-      ["x": .map(["__type": .string("Date")])], ["x": .array([.map(["__op": .null])])],
-      ["x": .array([.serverTimestamp])],
+      (["x": DocumentValue.double(.nan)], "fields.x"), (["x": .double(.infinity)], "fields.x"),
+      (["x": .map(["__type": .string("Date")])], "fields.x.__type"),
+      (["x": .array([.map(["__op": .null])])], "fields.x[0].__op"),
+      (["x": .array([.serverTimestamp])], "fields.x[0]"),
     ])
-  func unstorable(fields: [String: DocumentValue]) async throws {
+  func unstorable(fields: [String: DocumentValue], path: String) async throws {
     let server = NCMBObjectServer()
     let store = try server.backend().userDocuments
     let result = await documentOutcome { () async throws(UserBackendError) in
       _ = try await store.createDocument(userID: nil, fields: fields)
     }
-    #expect(
-      result.errorCode.map { if case .invalidInput("fields.x", _) = $0 { true } else { false } }
-        == true)
+    guard case .invalidInput(let field, _) = result.errorCode else {
+      Issue.record("expected invalidInput, got \(String(describing: result.errorCode))")
+      return
+    }
+    #expect(field == path)
     #expect(server.requests.isEmpty)
   }
 

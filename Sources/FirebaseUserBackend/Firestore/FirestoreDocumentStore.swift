@@ -298,38 +298,36 @@ struct FirestoreDocumentStore: UserDocumentStore {
     return userID
   }
 
-  /// The shared checks (``DocumentFieldChecks``), then Firestore's: names (also map keys)
-  /// at most 1 500 bytes and not `__…__`.
-  /// - Throws: `.invalidInput(field: "fields.<name>")`.
+  /// The shared checks (``DocumentValidation``), then Firestore's own: no name (also of a
+  /// map key) of the form `__…__`.
+  /// - Throws: `.invalidInput(field:)` with the value's path (`"fields.<name>"`,
+  ///   `"fields.<name>.<key>"`, `"fields.<name>[<index>]"`).
   static func check(fields: [String: DocumentValue], removing: Set<String>)
     throws(UserBackendError)
   {
-    try DocumentFieldChecks.check(fields: fields, removing: removing)
-    func checkName(_ name: String, field: String) throws(UserBackendError) {
-      if name.utf8.count > 1_500 {
-        throw DocumentFieldChecks.invalid(field, "a field name is longer than 1500 bytes")
-      }
-      if isReserved(name) {
-        throw DocumentFieldChecks.invalid(
-          field, "names of the form __…__ are reserved by Firestore")
-      }
+    try DocumentValidation.validateUpdate(setting: fields, removing: removing)
+    func refuse(_ path: String) -> UserBackendError {
+      UserBackendError(
+        .invalidInput(field: path, reason: "names of the form __…__ are reserved by Firestore"))
     }
-    func checkKeys(_ value: DocumentValue, field: String) throws(UserBackendError) {
+    func checkKeys(_ value: DocumentValue, path: String) throws(UserBackendError) {
       switch value {
       case .map(let entries):
-        for (key, entry) in entries {
-          try checkName(key, field: field)
-          try checkKeys(entry, field: field)
+        for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
+          if isReserved(key) { throw refuse(path + "." + key) }
+          try checkKeys(entry, path: path + "." + key)
         }
       case .array(let values):
-        for entry in values { try checkKeys(entry, field: field) }
+        for (index, entry) in values.enumerated() {
+          try checkKeys(entry, path: "\(path)[\(index)]")
+        }
       default: break
       }
     }
-    for name in removing.sorted() { try checkName(name, field: name) }
+    for name in removing.sorted() where isReserved(name) { throw refuse("fields." + name) }
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-      try checkName(name, field: name)
-      try checkKeys(value, field: name)
+      if isReserved(name) { throw refuse("fields." + name) }
+      try checkKeys(value, path: "fields." + name)
     }
   }
 

@@ -1,4 +1,3 @@
-import AdapterSupport
 import Foundation
 import UserBackendKit
 
@@ -127,8 +126,14 @@ struct FirestoreValue: Codable, Sendable, Hashable {
     case .double(let number): try container.encode(number, forKey: Key("doubleValue"))
     case .bool(let flag): try container.encode(flag, forKey: Key("booleanValue"))
     case .timestamp(let date):
-      try container.encode(
-        DocumentTimestamp.format(date, fractionDigits: 6), forKey: Key("timestampValue"))
+      guard let text = DocumentTimestamp.rfc3339(date) else {
+        throw EncodingError.invalidValue(
+          value,
+          .init(
+            codingPath: encoder.codingPath,
+            debugDescription: "a timestamp outside 0001-01-01 … 9999-12-31"))
+      }
+      try container.encode(text, forKey: Key("timestampValue"))
     case .null: try container.encodeNil(forKey: Key("nullValue"))
     case .array(let values):
       try container.encode(

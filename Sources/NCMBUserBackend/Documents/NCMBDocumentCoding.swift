@@ -1,4 +1,3 @@
-import AdapterSupport
 import Foundation
 import UserBackendKit
 
@@ -37,9 +36,19 @@ enum NCMBDocumentCoding {
     }
   }
 
-  /// `{"__type":"Date","iso":"…Z"}` with milliseconds.
+  /// `{"__type":"Date","iso":"…Z"}` with milliseconds (rounded to the nearest).
+  /// - Precondition: `date` is in 0001-01-01 … 9999-12-31 (``DocumentValidation``).
   static func dateJSON(_ date: Date) -> String {
-    #"{"__type":"Date","iso":"# + string(DocumentTimestamp.format(date, fractionDigits: 3)) + "}"
+    #"{"__type":"Date","iso":"# + string(milliseconds(date)) + "}"
+  }
+
+  /// RFC 3339 UTC with three fractional digits, rounded to the nearest millisecond:
+  /// `2026-01-01T00:00:00.123Z`.
+  static func milliseconds(_ date: Date) -> String {
+    guard let micros = DocumentTimestamp.microseconds(of: date) else { return "" }
+    let millis = (micros + 500 - ((micros + 500) % 1_000 + 1_000) % 1_000) / 1_000
+    let text = DocumentTimestamp.rfc3339(microseconds: millis * 1_000)
+    return String(text.dropLast(4)) + "Z"
   }
 
   /// A JSON object of already encoded member values, keys sorted.

@@ -225,35 +225,39 @@ struct NCMBDocumentStore: UserDocumentStore {
     return userID
   }
 
-  /// The shared checks (``DocumentFieldChecks``), then NCMB's: no reserved name (top
-  /// level), no map key starting with `__` (the service reads `__type` and `__op`), only
-  /// finite doubles (JSON has no NaN or infinity).
-  /// - Throws: `.invalidInput(field: "fields.<name>")`.
+  /// The shared checks (``DocumentValidation``, with the reserved names), then NCMB's: no
+  /// map key starting with `__` (the service reads `__type` and `__op`), only finite
+  /// doubles (JSON has no NaN or infinity).
+  /// - Throws: `.invalidInput(field:)` with the value's path (`"fields.<name>"`,
+  ///   `"fields.<name>.<key>"`, `"fields.<name>[<index>]"`).
   static func check(fields: [String: DocumentValue], removing: Set<String>)
     throws(UserBackendError)
   {
-    try DocumentFieldChecks.check(fields: fields, removing: removing)
-    for name in Set(fields.keys).union(removing).sorted() where reservedFields.contains(name) {
-      throw DocumentFieldChecks.invalid(name, "is a name the NCMB user object reserves")
+    try DocumentValidation.validateUpdate(
+      setting: fields, removing: removing, reserved: reservedFields)
+    func invalid(_ path: String, _ reason: String) -> UserBackendError {
+      UserBackendError(.invalidInput(field: path, reason: reason))
     }
-    func checkValue(_ value: DocumentValue, field: String) throws(UserBackendError) {
+    func checkValue(_ value: DocumentValue, path: String) throws(UserBackendError) {
       switch value {
       case .double(let number) where !number.isFinite:
-        throw DocumentFieldChecks.invalid(field, "NCMB cannot store NaN or infinity")
+        throw invalid(path, "NCMB cannot store NaN or infinity")
       case .map(let entries):
-        for (key, entry) in entries {
+        for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
           if key.hasPrefix("__") {
-            throw DocumentFieldChecks.invalid(field, "a map key must not start with __")
+            throw invalid(path + "." + key, "a map key must not start with __ on NCMB")
           }
-          try checkValue(entry, field: field)
+          try checkValue(entry, path: path + "." + key)
         }
       case .array(let values):
-        for entry in values { try checkValue(entry, field: field) }
+        for (index, entry) in values.enumerated() {
+          try checkValue(entry, path: "\(path)[\(index)]")
+        }
       default: break
       }
     }
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-      try checkValue(value, field: name)
+      try checkValue(value, path: "fields." + name)
     }
   }
 }
