@@ -29,6 +29,11 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   /// Replaces the Secure Token endpoint (`…/v1/token`) for a proxy; `nil` for the
   /// default. Plain `http` is accepted only for loopback or the emulator host.
   public var secureTokenURL: URL?
+  /// The Firestore emulator as `host:port` (the `FIRESTORE_EMULATOR_HOST` form), or `nil`:
+  /// then Firestore requests go to ``emulatorHost`` when that is set (`baas emulator`
+  /// serves Auth and Firestore on one port), else to production. See
+  /// ``FirebaseUserBackend/userDocuments``.
+  public var firestoreEmulatorHost: String?
 
   /// A configuration.
   ///
@@ -39,15 +44,18 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   ///   - emulatorHost: `host:port` of the Auth Emulator, or `nil` for production.
   ///   - identityToolkitBaseURL: an Identity Toolkit base URL override (ends in `/v1/`).
   ///   - secureTokenURL: a Secure Token endpoint override.
+  ///   - firestoreEmulatorHost: `host:port` of the Firestore emulator, or `nil`.
   public init(
     apiKey: String, projectID: String? = nil, emulatorHost: String? = nil,
-    identityToolkitBaseURL: URL? = nil, secureTokenURL: URL? = nil
+    identityToolkitBaseURL: URL? = nil, secureTokenURL: URL? = nil,
+    firestoreEmulatorHost: String? = nil
   ) {
     self.apiKey = apiKey
     self.projectID = projectID
     self.emulatorHost = emulatorHost
     self.identityToolkitBaseURL = identityToolkitBaseURL
     self.secureTokenURL = secureTokenURL
+    self.firestoreEmulatorHost = firestoreEmulatorHost
   }
 
   /// A ``FileSessionStore`` namespace for this configuration: `"firebase-<projectID>"`,
@@ -63,7 +71,8 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   /// The settings with the API key redacted.
   public var description: String {
     "FirebaseConfiguration(apiKey: <redacted>, projectID: \(projectID ?? "nil"), "
-      + "emulatorHost: \(emulatorHost ?? "nil"))"
+      + "emulatorHost: \(emulatorHost ?? "nil"), "
+      + "firestoreEmulatorHost: \(firestoreEmulatorHost ?? "nil"))"
   }
   /// Same as ``description``.
   public var debugDescription: String { description }
@@ -75,7 +84,8 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   ///   `secureTokenURL` (not absolute, or plain `http` to a host that is neither
   ///   loopback nor the emulator host); on Linux also `emulatorHost`, `identityToolkitBaseURL`
   ///   or `secureTokenURL` with an IPv6 literal host (`[::1]:9099`), which the URL loader
-  ///   cannot reach. The API key is never part of the message.
+  ///   cannot reach; `firestoreEmulatorHost` as `emulatorHost`. The API key is never part
+  ///   of the message.
   func resolvedEndpoints() throws(UserBackendError) -> FirebaseEndpoints {
     guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw UserBackendError(.misconfigured(setting: "apiKey", reason: "must not be empty"))
@@ -96,6 +106,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
       toolkit = try Self.url("https://identitytoolkit.googleapis.com/v1/")
       token = try Self.url("https://securetoken.googleapis.com/v1/token")
     }
+    _ = try resolvedFirestore()
     let finalToolkit = identityToolkitBaseURL ?? toolkit
     let finalToken = secureTokenURL ?? token
     try Self.checkTransportSecurity(

@@ -21,15 +21,20 @@ public final class FirebaseUserBackend: UserBackend {
   /// `"firebase"`.
   public let backendID = "firebase"
   /// Email/password, token refresh, anonymous, phone and identity-provider sign-in,
-  /// password reset, account deletion, auth state changes, and account management:
-  /// reload, profile, password and email changes, email verification, completing a
-  /// password reset, re-authentication and upgrading a guest.
-  public let capabilities: Set<Capability> = [
-    .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
-    .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
-    .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
-    .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
-  ]
+  /// password reset, account deletion, auth state changes, account management (reload,
+  /// profile, password and email changes, email verification, completing a password
+  /// reset, re-authentication, upgrading a guest); user documents (Firestore) when a
+  /// project ID is configured.
+  public var capabilities: Set<Capability> {
+    var capabilities: Set<Capability> = [
+      .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
+      .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+      .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
+      .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
+    ]
+    if configuration.projectID != nil { capabilities.insert(.userDocuments) }
+    return capabilities
+  }
   /// The configuration this backend was made with.
   public let configuration: FirebaseConfiguration
 

@@ -7,7 +7,9 @@ public enum HARImporter {
   /// The hosts of each service's API, for ``importHAR(data:rules:secrets:backend:contract:provenance:source:allowedHosts:skipped:)``'s
   /// `allowedHosts` (loopback hosts, where emulators listen, are always allowed).
   public static let serviceHosts: [String: Set<String>] = [
-    "firebase": ["identitytoolkit.googleapis.com", "securetoken.googleapis.com"],
+    "firebase": [
+      "identitytoolkit.googleapis.com", "securetoken.googleapis.com", "firestore.googleapis.com",
+    ],
     "ncmb": ["mbaas.api.nifcloud.com"],
   ]
 

@@ -40,15 +40,16 @@ public final class NCMBUserBackend: UserBackend {
   public let backendID = "ncmb"
 
   /// Email and user-name passwords, anonymous sign-in, Sign in with Apple, password reset,
-  /// account deletion, auth state changes, and account management: reload, profile
-  /// (custom user fields), password and email changes, re-authentication and upgrading a
-  /// guest. Not phone sign-in, not token refresh; not email verification or completing a
-  /// password reset, for which the service has no API (its mails link to its own pages).
+  /// account deletion, auth state changes, account management (reload, profile as custom
+  /// user fields, password and email changes, re-authentication, upgrading a guest) and
+  /// user documents (the user object's own fields). Not phone sign-in, not token refresh;
+  /// not email verification or completing a password reset, for which the service has no
+  /// API (its mails link to its own pages).
   public let capabilities: Set<Capability> = [
     .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
     .passwordReset, .accountDeletion, .authStateChanges,
     .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .reauthentication,
-    .anonymousUpgrade,
+    .anonymousUpgrade, .userDocuments,
   ]
 
   /// The configuration in use.

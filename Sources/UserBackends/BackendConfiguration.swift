@@ -19,7 +19,8 @@ public enum BackendKind: String, Sendable, Hashable, Codable, CaseIterable {
 ///
 /// ```json
 /// { "backend": "firebase", "home": "~/.local/state/baas",
-///   "firebase": { "apiKey": "…", "projectID": "my-project", "emulatorHost": "127.0.0.1:9099" },
+///   "firebase": { "apiKey": "…", "projectID": "my-project", "emulatorHost": "127.0.0.1:9099",
+///                 "firestoreEmulatorHost": "127.0.0.1:8080" },
 ///   "ncmb": { "applicationKey": "…", "clientKey": "…",
 ///             "baseURL": "https://mbaas.api.nifcloud.com" } }
 /// ```
@@ -45,12 +46,20 @@ public struct BackendConfiguration: Sendable, Hashable, Codable, CustomStringCon
     /// `host:port` of the Auth emulator (`FIREBASE_AUTH_EMULATOR_HOST`), e.g.
     /// `127.0.0.1:9099`; `nil` for production.
     public var emulatorHost: String?
+    /// `host:port` of the Firestore emulator (`FIRESTORE_EMULATOR_HOST`), e.g.
+    /// `127.0.0.1:8080`; `nil` means the Auth emulator's address when ``emulatorHost`` is
+    /// set (`baas emulator` serves both on one port), else production Firestore.
+    public var firestoreEmulatorHost: String?
 
     /// Settings; every field optional until validated.
-    public init(apiKey: String? = nil, projectID: String? = nil, emulatorHost: String? = nil) {
+    public init(
+      apiKey: String? = nil, projectID: String? = nil, emulatorHost: String? = nil,
+      firestoreEmulatorHost: String? = nil
+    ) {
       self.apiKey = apiKey
       self.projectID = projectID
       self.emulatorHost = emulatorHost
+      self.firestoreEmulatorHost = firestoreEmulatorHost
     }
   }
 
@@ -92,7 +101,8 @@ public struct BackendConfiguration: Sendable, Hashable, Codable, CustomStringCon
     func plain(_ value: String?) -> String { value ?? "nil" }
     return "BackendConfiguration(backend: \(backend.rawValue), home: \(plain(home)), "
       + "firebase: (apiKey: \(secret(firebase.apiKey)), projectID: \(plain(firebase.projectID)), "
-      + "emulatorHost: \(plain(firebase.emulatorHost))), ncmb: (applicationKey: "
+      + "emulatorHost: \(plain(firebase.emulatorHost)), firestoreEmulatorHost: "
+      + "\(plain(firebase.firestoreEmulatorHost))), ncmb: (applicationKey: "
       + "\(secret(ncmb.applicationKey)), clientKey: \(secret(ncmb.clientKey)), baseURL: "
       + "\(plain(ncmb.baseURL))))"
   }
@@ -103,7 +113,7 @@ public struct BackendConfiguration: Sendable, Hashable, Codable, CustomStringCon
     case backend, home, firebase, ncmb
   }
   private enum FirebaseKeys: String, CodingKey, CaseIterable {
-    case apiKey, projectID, emulatorHost
+    case apiKey, projectID, emulatorHost, firestoreEmulatorHost
   }
   private enum NCMBKeys: String, CodingKey, CaseIterable {
     case applicationKey, clientKey, baseURL
@@ -130,7 +140,9 @@ public struct BackendConfiguration: Sendable, Hashable, Codable, CustomStringCon
       firebase = FirebaseSettings(
         apiKey: try firebaseContainer.decodeIfPresent(String.self, forKey: .apiKey),
         projectID: try firebaseContainer.decodeIfPresent(String.self, forKey: .projectID),
-        emulatorHost: try firebaseContainer.decodeIfPresent(String.self, forKey: .emulatorHost))
+        emulatorHost: try firebaseContainer.decodeIfPresent(String.self, forKey: .emulatorHost),
+        firestoreEmulatorHost: try firebaseContainer.decodeIfPresent(
+          String.self, forKey: .firestoreEmulatorHost))
     } else {
       firebase = FirebaseSettings()
     }

@@ -17,6 +17,8 @@ public enum ConfigurationVariable {
   public static let firebaseProjectID = "FIREBASE_PROJECT_ID"
   /// `FIREBASE_AUTH_EMULATOR_HOST`: `host:port`.
   public static let firebaseEmulatorHost = "FIREBASE_AUTH_EMULATOR_HOST"
+  /// `FIRESTORE_EMULATOR_HOST`: `host:port` of the Firestore emulator.
+  public static let firestoreEmulatorHost = "FIRESTORE_EMULATOR_HOST"
   /// `NCMB_APPLICATION_KEY`.
   public static let ncmbApplicationKey = "NCMB_APPLICATION_KEY"
   /// `NCMB_CLIENT_KEY`.
@@ -42,7 +44,8 @@ extension BackendConfiguration {
   /// 1. defaults (backend `fake`, NCMB base URL `https://mbaas.api.nifcloud.com`),
   /// 2. the JSON file `configFile`, else the file named by `BAAS_CONFIG`,
   /// 3. the environment variables (`BAAS_BACKEND`, `BAAS_HOME`, `FIREBASE_API_KEY`,
-  ///    `FIREBASE_PROJECT_ID`, `FIREBASE_AUTH_EMULATOR_HOST`, `NCMB_APPLICATION_KEY`,
+  ///    `FIREBASE_PROJECT_ID`, `FIREBASE_AUTH_EMULATOR_HOST`, `FIRESTORE_EMULATOR_HOST`,
+  ///    `NCMB_APPLICATION_KEY`,
   ///    `NCMB_CLIENT_KEY`, `NCMB_BASE_URL`); an empty variable counts as unset,
   /// 4. `backend` (the `--backend` option).
   ///
@@ -81,6 +84,9 @@ extension BackendConfiguration {
     }
     if let value = variable(ConfigurationVariable.firebaseEmulatorHost) {
       configuration.firebase.emulatorHost = value
+    }
+    if let value = variable(ConfigurationVariable.firestoreEmulatorHost) {
+      configuration.firebase.firestoreEmulatorHost = value
     }
     if let value = variable(ConfigurationVariable.ncmbApplicationKey) {
       configuration.ncmb.applicationKey = value
@@ -135,7 +141,7 @@ extension BackendConfiguration {
   ///
   /// - firebase: `apiKey` is set; `emulatorHost`, when set, is `host:port` with a port in
   ///   1…65535 and no scheme or path, and not an IPv6 literal where the URL loader cannot
-  ///   reach one (Linux); `projectID`, when set, is a Google project ID
+  ///   reach one (Linux); `firestoreEmulatorHost` likewise; `projectID`, when set, is a Google project ID
   ///   (``FirebaseUserBackend/FirebaseProjectID``: 6–30 lower-case ASCII letters, digits and
   ///   hyphens, starting with a letter, not ending with a hyphen; `demo-…` emulator IDs
   ///   follow the same rule).
@@ -167,6 +173,21 @@ extension BackendConfiguration {
             setting: Self.settingName(
               ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
             reason: URLLoaderSupport.ipv6LiteralReason)
+        }
+      }
+      if let host = firebase.firestoreEmulatorHost {
+        let setting = Self.settingName(
+          ConfigurationVariable.firestoreEmulatorHost, "firebase.firestoreEmulatorHost")
+        let parsed: (host: String, port: Int)
+        do {
+          parsed = try Self.parseHostPort(host)
+        } catch var error as BackendConfigurationError {
+          error.setting = setting
+          throw error
+        }
+        if URLLoaderSupport.rejects(host: parsed.host) {
+          throw BackendConfigurationError(
+            .invalidSetting, setting: setting, reason: URLLoaderSupport.ipv6LiteralReason)
         }
       }
     case .ncmb:

@@ -78,7 +78,8 @@ public enum UserBackends {
         configuration: FirebaseConfiguration(
           apiKey: configuration.firebase.apiKey ?? "",
           projectID: configuration.firebase.projectID,
-          emulatorHost: configuration.firebase.emulatorHost),
+          emulatorHost: configuration.firebase.emulatorHost,
+          firestoreEmulatorHost: configuration.firebase.firestoreEmulatorHost),
         transport: transport ?? URLSessionTransport(),
         sessionStore: sessionStore, clock: clock)
     case .ncmb:

@@ -104,7 +104,7 @@ struct NCMBSecretsAndOptionsTests {
       backend.capabilities == [
         .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
         .passwordReset, .accountDeletion, .authStateChanges, .userReload, .profileUpdate,
-        .passwordUpdate, .emailUpdate, .reauthentication, .anonymousUpgrade,
+        .passwordUpdate, .emailUpdate, .reauthentication, .anonymousUpgrade, .userDocuments,
       ])
     // The service has no API to apply a verification code or finish a reset.
     #expect(!backend.capabilities.contains(.emailVerification))

@@ -1,0 +1,289 @@
+import AdapterSupport
+import BackendHTTP
+import Foundation
+import UserBackendKit
+
+/// The user documents of an ``NCMBUserBackend``: the custom fields of the user object
+/// itself (`GET`/`PUT /2013-09-01/users/{objectId}` with the session token;
+/// docs/wire/ncmb.md, "User fields as the user's document").
+///
+/// - **Fields**: every member of the user object except the service's own (`objectId`,
+///   `createDate`, `updateDate`, `acl`, `authData`, `sessionToken`,
+///   `mailAddressConfirm`, `userName`, `mailAddress`, `password`, `_id`) and this store's
+///   two markers. Writing one of those names is `.invalidInput(field: "fields.<name>")`
+///   before any request.
+/// - **Existence**: a user object always exists, so the document exists when the marker
+///   ``createDateField`` (an NCMB `Date`, the document's creation time) is present. Create
+///   and an update that creates write it, with the owner-only ACL
+///   `{"<objectId>": {"read": true, "write": true}}`; delete removes every custom field
+///   and both markers (the ACL stays owner-only).
+/// - **Server timestamp**: NCMB has no server-side time transform; a
+///   ``DocumentValue/serverTimestamp`` (and the marker) is the client's clock, the clock
+///   that also stamps `X-NCMB-Timestamp`. `updateTime` is the server's `updateDate`.
+/// - **Create if absent**: NCMB has no conditional write. Creates in one process are
+///   serialised (so of two concurrent creates in one process exactly one answers
+///   `created: true`); each create reads the object, writes the fields with a random
+///   nonce in ``nonceField``, and reads the object back: only the caller whose nonce is
+///   stored answers `created: true`. Two devices that read "absent" at the same moment both
+///   write (the last write's fields win), and if the first reads back before the second
+///   writes, both answer `created: true`: the wire protocol cannot exclude that.
+/// - **Another user's ID**: the request is sent; the service's ACL answers `E403001`
+///   (write) or `E404001` (read of a hidden object), both `.permissionDenied`. A read the
+///   service allows (a user object readable by everyone) is refused here with
+///   `.permissionDenied` all the same, as the port promises owner-only documents.
+struct NCMBDocumentStore: UserDocumentStore {
+  let backend: NCMBUserBackend
+
+  /// The marker of an existing document: its creation time, an NCMB `Date`.
+  static let createDateField = "documentCreateDate"
+  /// The nonce of the create that wrote the document.
+  static let nonceField = "documentCreateNonce"
+  /// The user object's members that are not document fields: the service's own, the
+  /// profile fields ``NCMBUserBackend/updateProfile(displayName:photoURL:)`` keeps on the
+  /// user object (`displayName`, `photoURL`), and the document's markers.
+  static let reservedFields: Set<String> = [
+    "objectId", "createDate", "updateDate", "acl", "authData", "sessionToken",
+    "mailAddressConfirm", "userName", "mailAddress", "password", "_id", "displayName",
+    "photoURL", createDateField, nonceField,
+  ]
+
+  /// Serialises creates in this process.
+  private static let creations = NCMBCreationGate()
+
+  func document(userID: String?) async throws(UserBackendError) -> UserDocument? {
+    let target = try Self.checkedUserID(userID)
+    let session = try await backend.requireSession()
+    return try await read(target ?? session.user.id, session: session).document
+  }
+
+  func createDocument(userID: String?, fields: [String: DocumentValue])
+    async throws(UserBackendError) -> DocumentCreation
+  {
+    let target = try Self.checkedUserID(userID)
+    try Self.check(fields: fields, removing: [])
+    let session = try await backend.requireSession()
+    let uid = target ?? session.user.id
+    await Self.creations.acquire()
+    do {
+      let result = try await create(uid: uid, fields: fields, session: session)
+      await Self.creations.release()
+      return result
+    } catch {
+      await Self.creations.release()
+      throw error
+    }
+  }
+
+  func updateDocument(
+    userID: String?, setting fields: [String: DocumentValue], removing: Set<String>
+  ) async throws(UserBackendError) -> UserDocument {
+    let target = try Self.checkedUserID(userID)
+    try Self.check(fields: fields, removing: removing)
+    let session = try await backend.requireSession()
+    let uid = target ?? session.user.id
+    let before = try await read(uid, session: session)
+    var members = encoded(fields)
+    for name in removing { members[name] = #"{"__op":"Delete"}"# }
+    if before.document == nil { members.merge(creationMembers(uid: uid)) { _, new in new } }
+    try await write(members, uid: uid, session: session)
+    guard let document = try await read(uid, session: session).document else {
+      throw UserBackendError(
+        .server(
+          status: 404, code: nil, message: "the document was deleted right after the update"))
+    }
+    return document
+  }
+
+  func deleteDocument(userID: String?) async throws(UserBackendError) {
+    let target = try Self.checkedUserID(userID)
+    let session = try await backend.requireSession()
+    let uid = target ?? session.user.id
+    let current = try await read(uid, session: session)
+    guard let document = current.document else { return }
+    var members: [String: String] = [:]
+    for name in Set(document.fields.keys).union([Self.createDateField, Self.nonceField]) {
+      members[name] = #"{"__op":"Delete"}"#
+    }
+    try await write(members, uid: uid, session: session)
+  }
+
+  // MARK: Steps
+
+  private func create(uid: String, fields: [String: DocumentValue], session: AuthSession)
+    async throws(UserBackendError) -> DocumentCreation
+  {
+    if let existing = try await read(uid, session: session).document {
+      return DocumentCreation(document: existing, created: false)
+    }
+    let nonce = Nonce.random(length: 32)
+    var members = encoded(fields)
+    members.merge(creationMembers(uid: uid)) { _, new in new }
+    members[Self.nonceField] = NCMBDocumentCoding.string(nonce)
+    try await write(members, uid: uid, session: session)
+    let after = try await read(uid, session: session)
+    guard let document = after.document else {
+      throw UserBackendError(
+        .server(
+          status: 404, code: nil, message: "the document was deleted right after its creation"))
+    }
+    return DocumentCreation(document: document, created: after.nonce == nonce)
+  }
+
+  /// The marker and the owner-only ACL.
+  private func creationMembers(uid: String) -> [String: String] {
+    [
+      Self.createDateField: NCMBDocumentCoding.dateJSON(backend.client.clock.now()),
+      "acl": NCMBDocumentCoding.object([
+        uid: NCMBDocumentCoding.object(["read": "true", "write": "true"])
+      ]),
+    ]
+  }
+
+  private func encoded(_ fields: [String: DocumentValue]) -> [String: String] {
+    let now = backend.client.clock.now()
+    return fields.mapValues { NCMBDocumentCoding.json($0, now: now) }
+  }
+
+  /// `GET /2013-09-01/users/{uid}`: the document (`nil` without the marker) and the nonce.
+  private func read(_ uid: String, session: AuthSession) async throws(UserBackendError)
+    -> (document: UserDocument?, nonce: String?)
+  {
+    let endpoint = NCMBEndpoint(
+      method: .get, pathSegments: ["users", uid], name: "user document read")
+    let answer = try await send(endpoint, uid: uid, session: session)
+    guard uid == session.user.id else {
+      throw UserBackendError(
+        .permissionDenied,
+        message: "the server let another user's object be read; documents are owner-only")
+    }
+    guard
+      let object = try? JSONSerialization.jsonObject(with: answer.body, options: [])
+        as? [String: Any]
+    else {
+      throw NCMBClient.malformed("user document read", "is not a JSON object")
+    }
+    guard let marker = object[Self.createDateField] else { return (nil, nil) }
+    guard
+      case .timestamp(let created) = try NCMBDocumentCoding.value(
+        marker, field: Self.createDateField)
+    else {
+      throw NCMBClient.malformed(
+        "user document read", "has a \(Self.createDateField) that is not a Date")
+    }
+    var fields: [String: DocumentValue] = [:]
+    for (name, value) in object where !Self.reservedFields.contains(name) {
+      fields[name] = try NCMBDocumentCoding.value(value, field: name)
+    }
+    let updated = (object["updateDate"] as? String).flatMap(DocumentTimestamp.parse)
+    return (
+      UserDocument(userID: uid, fields: fields, createTime: created, updateTime: updated),
+      object[Self.nonceField] as? String
+    )
+  }
+
+  /// `PUT /2013-09-01/users/{uid}` with the members (already JSON text).
+  private func write(_ members: [String: String], uid: String, session: AuthSession)
+    async throws(UserBackendError)
+  {
+    let endpoint = NCMBEndpoint(
+      method: .put, pathSegments: ["users", uid],
+      body: Data(NCMBDocumentCoding.object(members).utf8), name: "user document write")
+    _ = try await send(endpoint, uid: uid, session: session)
+  }
+
+  /// Sends with the session token. `E403001` (the ACL refused) is `.permissionDenied`; for
+  /// another user's ID so is any `E404…` (the object is hidden from this user); the codes
+  /// that reject the session token clear the session (`.sessionExpired`).
+  private func send(_ endpoint: NCMBEndpoint, uid: String, session: AuthSession)
+    async throws(UserBackendError) -> NCMBAnswer
+  {
+    let token = session.bearerToken
+    do {
+      return try await backend.client.send(endpoint, sessionToken: token)
+    } catch let error as NCMBServerError {
+      let code = BackendErrorCode(rawValue: error.code)
+      if error.code == "E403001" || (uid != session.user.id && error.code.hasPrefix("E404")) {
+        throw UserBackendError(.permissionDenied, backendCode: code, message: error.message ?? "")
+      }
+      if NCMBErrorMapping.sessionRejectionCodes.contains(error.code) {
+        try await backend.revoke(sessionToken: token)
+      }
+      throw NCMBUserBackend.mapped(error, sentSessionToken: true)
+    } catch {
+      throw NCMBUserBackend.mapped(error)
+    }
+  }
+
+  // MARK: Input checks
+
+  /// An object ID is not empty and has no `/`.
+  /// - Throws: `.invalidInput(field: "userID")`.
+  static func checkedUserID(_ userID: String?) throws(UserBackendError) -> String? {
+    guard let userID else { return nil }
+    if userID.isEmpty || userID.contains("/") {
+      throw UserBackendError(
+        .invalidInput(field: "userID", reason: "must be a non-empty object ID without /"))
+    }
+    return userID
+  }
+
+  /// The shared checks (``DocumentValidation``, with the reserved names), then NCMB's: no
+  /// map key starting with `__` (the service reads `__type` and `__op`), only finite
+  /// doubles (JSON has no NaN or infinity).
+  /// - Throws: `.invalidInput(field:)` with the value's path (`"fields.<name>"`,
+  ///   `"fields.<name>.<key>"`, `"fields.<name>[<index>]"`).
+  static func check(fields: [String: DocumentValue], removing: Set<String>)
+    throws(UserBackendError)
+  {
+    try DocumentValidation.validateUpdate(
+      setting: fields, removing: removing, reserved: reservedFields)
+    func invalid(_ path: String, _ reason: String) -> UserBackendError {
+      UserBackendError(.invalidInput(field: path, reason: reason))
+    }
+    func checkValue(_ value: DocumentValue, path: String) throws(UserBackendError) {
+      switch value {
+      case .double(let number) where !number.isFinite:
+        throw invalid(path, "NCMB cannot store NaN or infinity")
+      case .map(let entries):
+        for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
+          if key.hasPrefix("__") {
+            throw invalid(path + "." + key, "a map key must not start with __ on NCMB")
+          }
+          try checkValue(entry, path: path + "." + key)
+        }
+      case .array(let values):
+        for (index, entry) in values.enumerated() {
+          try checkValue(entry, path: "\(path)[\(index)]")
+        }
+      default: break
+      }
+    }
+    for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+      try checkValue(value, path: "fields." + name)
+    }
+  }
+}
+
+/// A FIFO asynchronous lock (suspends, never blocks a thread).
+actor NCMBCreationGate {
+  private var held = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  /// Waits for the gate, then holds it.
+  func acquire() async {
+    if !held {
+      held = true
+      return
+    }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  /// Hands the gate to the next waiter, or opens it.
+  func release() {
+    if waiters.isEmpty {
+      held = false
+    } else {
+      waiters.removeFirst().resume()
+    }
+  }
+}
