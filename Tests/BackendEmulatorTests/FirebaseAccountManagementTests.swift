@@ -381,3 +381,35 @@ struct NCMBAccountManagementTests {
     #expect(login.status == 200)
   }
 }
+
+/// `accounts:signUp` with an `idToken` links a password to a guest, as the JS SDK sends it.
+@Suite("Emulator: linking through accounts:signUp", .timeLimit(.minutes(1)))
+struct FirebaseSignUpLinkingTests {
+  @Test func aGuestIsLinkedBySignUpWithItsIDToken() async throws {
+    let store = try makeStore()
+    let emulator = BackendEmulator(store: store)
+    let firebase = FirebaseRequests()
+    let guest = await emulator.handle(firebase.accounts("signUp", [:])).json
+    let guestToken = try #require(guest["idToken"] as? String)
+    let weak = await emulator.handle(
+      firebase.accounts(
+        "signUp", ["idToken": guestToken, "email": "g@example.com", "password": "1"]))
+    #expect(weak.firebaseMessage?.hasPrefix("WEAK_PASSWORD") == true)
+    let linked = await emulator.handle(
+      firebase.accounts(
+        "signUp", ["idToken": guestToken, "email": "G@example.com", "password": "secret1"]))
+    #expect(linked.status == 200)
+    #expect(linked.json["localId"] as? String == guest["localId"] as? String)
+    #expect(linked.json["email"] as? String == "g@example.com")
+    let user = try #require(try store.user(email: "g@example.com"))
+    #expect(!user.isAnonymous && user.providers == ["password"])
+    let again = await emulator.handle(
+      firebase.accounts(
+        "signUp",
+        [
+          "idToken": try #require(linked.json["idToken"] as? String), "email": "h@example.com",
+          "password": "secret1",
+        ]))
+    #expect(again.firebaseMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true)
+  }
+}

@@ -8,7 +8,7 @@ extension FirebaseAuthHandler {
   /// `accounts:signUp`: email + password, or anonymous when neither is given.
   func signUp(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
     if body.has("localId") { throw FirebaseError("UNEXPECTED_PARAMETER", "User ID") }
-    if body.has("idToken") { throw .notImplemented("accounts:signUp with idToken (linking)") }
+    if body.has("idToken") { return try linkBySignUp(body) }
     let email = body.string("email")
     let password = body.string("password")
     let displayName = body.string("displayName")

@@ -88,6 +88,35 @@ extension FirebaseAuthHandler {
     return response
   }
 
+  /// `accounts:signUp` with `idToken`, `email` and `password` (how the JS SDK links now):
+  /// links them to the token's anonymous user like ``update(_:)`` does and answers as
+  /// sign-up (`localId`, `email`, new tokens). `MISSING_EMAIL`, `MISSING_PASSWORD`,
+  /// `INVALID_EMAIL`, `EMAIL_EXISTS`, `WEAK_PASSWORD`; a user that is not anonymous is
+  /// `OPERATION_NOT_ALLOWED` (this emulator links passwords to guests only).
+  func linkBySignUp(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
+    let (user, _) = try tokens.verify(idToken: body.string("idToken"))
+    guard let email = body.string("email") else { throw .missingEmail }
+    guard let password = body.string("password") else { throw .missingPassword }
+    guard user.isAnonymous else {
+      throw FirebaseError("OPERATION_NOT_ALLOWED", "only an anonymous user can be linked here")
+    }
+    let canonical = try Self.validEmail(email)
+    try Self.checkPasswordLength(password)
+    if try firebaseStore({ try store.user(email: canonical) }) != nil { throw .emailExists }
+    guard password.count >= CredentialValidation.minimumPasswordLength else {
+      throw .weakPassword
+    }
+    let linked = try firebaseStore {
+      try store.linkPassword(userID: user.id, email: canonical, password: password)
+    }
+    let issued = try tokens.issue(for: linked, provider: "password")
+    return issued.fields.merging(
+      [
+        "kind": "identitytoolkit#SignupNewUserResponse", "localId": linked.id,
+        "email": canonical,
+      ]) { $1 }
+  }
+
   /// `accounts:resetPassword`: `oobCode` alone checks a `PASSWORD_RESET` code without
   /// using it (the SDKs' `verifyPasswordResetCode`); with `newPassword` it sets the
   /// password and uses the code (earlier tokens are revoked). Both answer
