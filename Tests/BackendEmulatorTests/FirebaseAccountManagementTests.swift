@@ -413,3 +413,43 @@ struct FirebaseSignUpLinkingTests {
     #expect(again.firebaseMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true)
   }
 }
+
+/// Following an `oobLink` (`GET /emulator/action`) finishes the flow, as with curl.
+@Suite("Emulator: following the oobLink", .timeLimit(.minutes(1)))
+struct OutOfBandLinkTests {
+  @Test func theListedLinksVerifyAndResetWhenFollowed() async throws {
+    let store = try makeStore()
+    let emulator = BackendEmulator(store: store)
+    let firebase = FirebaseRequests()
+    let signedUp = await emulator.handle(
+      firebase.accounts("signUp", ["email": "ann@example.com", "password": "secret1"]))
+    _ = await emulator.handle(
+      firebase.accounts(
+        "sendOobCode",
+        ["requestType": "VERIFY_EMAIL", "idToken": signedUp.json["idToken"] as Any]))
+    _ = await emulator.handle(
+      firebase.accounts(
+        "sendOobCode", ["requestType": "PASSWORD_RESET", "email": "ann@example.com"]))
+    let listing = await emulator.handle(
+      HTTPRequest(
+        method: .get, url: URL(string: "http://127.0.0.1:9099/emulator/v1/projects/p/oobCodes")!))
+    let links = (listing.json["oobCodes"] as? [[String: Any]] ?? []).compactMap {
+      $0["oobLink"] as? String
+    }
+    #expect(links.count == 2)
+    for link in links {
+      let target = link.contains("mode=resetPassword") ? link + "&newPassword=changed1" : link
+      let followed = await emulator.handle(HTTPRequest(method: .get, url: URL(string: target)!))
+      #expect(followed.status == 200, "\(followed.firebaseMessage ?? "")")
+    }
+    let user = try #require(try store.user(email: "ann@example.com"))
+    #expect(user.emailVerified)
+    #expect(try store.verifyPassword("changed1", userID: user.id))
+    let again = await emulator.handle(HTTPRequest(method: .get, url: URL(string: links[0])!))
+    #expect(again.firebaseMessage == "INVALID_OOB_CODE")
+    let unknownMode = await emulator.handle(
+      HTTPRequest(
+        method: .get, url: URL(string: "http://127.0.0.1:9099/emulator/action?mode=x&oobCode=y")!))
+    #expect(unknownMode.firebaseMessage?.hasPrefix("INVALID_REQ_TYPE") == true)
+  }
+}

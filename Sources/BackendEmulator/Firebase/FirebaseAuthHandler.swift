@@ -77,6 +77,7 @@ public struct FirebaseAuthHandler: Sendable {
       return signing.certificatesResponse
     case .emulator(let resource):
       if resource == "oobCodes" { return try outOfBandCodesEndpoint(request) }
+      if resource == "action" { return try actionEndpoint(request) }
       return try emulatorEndpoint(resource, method: request.method)
     case .unimplemented(let name):
       throw .notImplemented(name)
@@ -185,6 +186,10 @@ enum FirebaseRoute {
     }
     if path == "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com" {
       self = .certificates
+      return
+    }
+    if path == "/emulator/action" {
+      self = .emulator(resource: "action")
       return
     }
     if path.hasPrefix("/emulator/v1/projects/") {

@@ -32,6 +32,38 @@ extension FirebaseAuthHandler {
     }
   }
 
+  /// `GET /emulator/action?mode=…&oobCode=…`: following an `oobLink`. `mode=verifyEmail`
+  /// applies the code; `mode=resetPassword` checks it, and with `&newPassword=…` (as the
+  /// Auth Emulator accepts) completes the reset. Answers JSON
+  /// `{"email","requestType"}` (the Auth Emulator shows an HTML page) or a Firebase error
+  /// (`MISSING_OOB_CODE`, `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`, `WEAK_PASSWORD`); an
+  /// unknown mode is `INVALID_REQ_TYPE`.
+  func actionEndpoint(_ request: HTTPRequest) throws(FirebaseError) -> HTTPResponse {
+    guard request.method == .get else { throw .notFound }
+    var body = WireObject()
+    if let code = request.queryValue("oobCode") { body.fields["oobCode"] = code }
+    switch request.queryValue("mode") {
+    case "resetPassword":
+      if let password = request.queryValue("newPassword") {
+        body.fields["newPassword"] = password
+      }
+      return WireResponse.json(200, try resetPassword(body))
+    case "verifyEmail":
+      guard let code = body.string("oobCode"), !code.isEmpty else {
+        throw FirebaseError("MISSING_OOB_CODE")
+      }
+      let user = try firebaseStore { try store.applyEmailVerification(code: code) }
+      return WireResponse.json(
+        200,
+        [
+          "email": user.email ?? "",
+          "requestType": OutOfBandRequestType.verifyEmail.rawValue,
+        ])
+    default:
+      throw FirebaseError("INVALID_REQ_TYPE", "mode must be resetPassword or verifyEmail")
+    }
+  }
+
   /// The Auth Emulator's link form:
   /// `<base>/emulator/action?mode=resetPassword|verifyEmail&lang=en&oobCode=…&apiKey=fake-api-key`.
   static func link(base: String, code: OutOfBandCode) -> String {
