@@ -4,7 +4,9 @@ import UserBackendKit
 extension UserStore {
   // MARK: - Refresh tokens
 
-  /// Issues a new refresh token for an account, starting a new token family.
+  /// Issues a new refresh token for an account, starting a new token family: a sign-in.
+  /// The family records now as its authentication time
+  /// (``authenticationTime(refreshToken:)``) and the account's `lastSignInAt` becomes now.
   ///
   /// - Returns: 32 random bytes as base64url (43 characters); only its SHA-256 is stored.
   /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
@@ -15,8 +17,13 @@ extension UserStore {
       try db.transaction {
         guard try Self.userExists(db, userID) else { throw UserStoreError.userNotFound }
         try db.run(
-          "INSERT INTO refresh_tokens (token_hash, user_id, family, created_at) VALUES (?, ?, ?, ?)",
-          [.blob(Self.tokenHash(token)), .text(userID), .text(UUID().uuidString), .real(now)])
+          "INSERT INTO refresh_tokens (token_hash, user_id, family, created_at, authenticated_at) "
+            + "VALUES (?, ?, ?, ?, ?)",
+          [
+            .blob(Self.tokenHash(token)), .text(userID), .text(UUID().uuidString), .real(now),
+            .real(now),
+          ])
+        try Self.stampSignIn(db, userID: userID, at: now)
       }
     }
     return token
@@ -90,11 +97,13 @@ extension UserStore {
         try db.run(
           "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?",
           [.real(now), .blob(hash)])
+        // The rotation continues the sign-in: it keeps the family's authentication time.
         try db.run(
-          "INSERT INTO refresh_tokens (token_hash, user_id, family, created_at) VALUES (?, ?, ?, ?)",
+          "INSERT INTO refresh_tokens (token_hash, user_id, family, created_at, authenticated_at) "
+            + "SELECT ?, ?, ?, ?, authenticated_at FROM refresh_tokens WHERE token_hash = ?",
           [
             .blob(Self.tokenHash(replacement)), .text(found.userID), .text(found.family),
-            .real(now),
+            .real(now), .blob(hash),
           ]
         )
         return .rotated(found.userID)
@@ -136,7 +145,8 @@ extension UserStore {
   // MARK: - Session tokens
 
   /// Creates an NCMB-style session token: a bearer token without expiry, valid until
-  /// deleted or its account is deleted.
+  /// deleted or its account is deleted. A sign-in: the account's `lastSignInAt` becomes
+  /// now.
   ///
   /// - Returns: 32 random bytes as base64url; only its SHA-256 is stored.
   /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
@@ -149,6 +159,7 @@ extension UserStore {
         try db.run(
           "INSERT INTO session_tokens (token_hash, user_id, created_at) VALUES (?, ?, ?)",
           [.blob(Self.tokenHash(token)), .text(userID), .real(now)])
+        try Self.stampSignIn(db, userID: userID, at: now)
       }
     }
     return token

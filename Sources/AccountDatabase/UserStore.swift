@@ -276,14 +276,14 @@ public final class UserStore: Sendable {
       password: Data(password.utf8), salt: Data(count: 16), iterations: passwordHashIterations)
   }
 
-  private func hashPassword(_ password: String) -> (hash: Data, salt: Data, iterations: Int) {
+  func hashPassword(_ password: String) -> (hash: Data, salt: Data, iterations: Int) {
     let salt = Crypto.randomBytes(16)
     let hash = Crypto.pbkdf2SHA256(
       password: Data(password.utf8), salt: salt, iterations: passwordHashIterations)
     return (hash, salt, passwordHashIterations)
   }
 
-  private func updateRow(_ sql: String, _ values: [SQLValue]) throws {
+  func updateRow(_ sql: String, _ values: [SQLValue]) throws {
     let changed = try locked { db in try db.run(sql, values) }
     guard changed == 1 else { throw UserStoreError.userNotFound }
   }
@@ -293,7 +293,8 @@ public final class UserStore: Sendable {
       try db.first(
         """
         SELECT id, email, username, phone_number, display_name, provider, is_anonymous,
-          disabled, created_at, updated_at, valid_since FROM users WHERE \(condition)
+          disabled, created_at, updated_at, valid_since, email_verified, photo_url,
+          last_sign_in_at FROM users WHERE \(condition)
         """, values
       ) { row in
         UserRecord(
@@ -301,7 +302,8 @@ public final class UserStore: Sendable {
           phoneNumber: row.text(3), displayName: row.text(4),
           providers: row.text(5).map { [$0] } ?? [], isAnonymous: row.integer(6) != 0,
           disabled: row.integer(7) != 0, createdAt: row.date(8), updatedAt: row.date(9),
-          validSince: row.date(10))
+          validSince: row.date(10), emailVerified: row.integer(11) != 0,
+          photoURL: row.text(12), lastSignInAt: row.isNull(13) ? nil : row.date(13))
       }
     }
   }
@@ -326,7 +328,7 @@ public final class UserStore: Sendable {
   }
 
   /// `text`, or `nil` when it is absent or blank.
-  private static func present(_ text: String?) -> String? {
+  static func present(_ text: String?) -> String? {
     guard let text, !trimmed(text).isEmpty else { return nil }
     return text
   }

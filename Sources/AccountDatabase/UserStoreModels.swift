@@ -78,12 +78,21 @@ public struct UserRecord: Sendable, Hashable {
   public var updatedAt: Date
   /// Tokens issued before this instant are stale; moved forward by a password change.
   public var validSince: Date
+  /// `true` once the email address was verified with an out-of-band code; cleared when
+  /// the email changes.
+  public var emailVerified: Bool
+  /// The profile photo's URL (absolute `http`/`https`, checked by the callers), or `nil`.
+  public var photoURL: String?
+  /// When the account last signed in (a new refresh token family or NCMB session token,
+  /// store clock), or `nil` when it never did since it was created or migrated.
+  public var lastSignInAt: Date?
 
   /// A record value; `providers` is stored sorted.
   public init(
     id: String, email: String?, username: String?, phoneNumber: String?, displayName: String?,
     providers: [String], isAnonymous: Bool, disabled: Bool, createdAt: Date, updatedAt: Date,
-    validSince: Date
+    validSince: Date, emailVerified: Bool = false, photoURL: String? = nil,
+    lastSignInAt: Date? = nil
   ) {
     self.id = id
     self.email = email
@@ -96,13 +105,19 @@ public struct UserRecord: Sendable, Hashable {
     self.createdAt = createdAt
     self.updatedAt = updatedAt
     self.validSince = validSince
+    self.emailVerified = emailVerified
+    self.photoURL = photoURL
+    self.lastSignInAt = lastSignInAt
   }
 
-  /// The portable ``UserBackendKit/User`` for this record.
+  /// The portable ``UserBackendKit/User`` for this record, with `emailVerified`,
+  /// `photoURL`, `createdAt` and `lastSignInAt`.
   public var user: User {
     User(
       id: id, email: email, username: username, phoneNumber: phoneNumber,
-      displayName: displayName, providers: providers, isAnonymous: isAnonymous)
+      displayName: displayName, providers: providers, isAnonymous: isAnonymous,
+      emailVerified: emailVerified, photoURL: photoURL.flatMap { URL(string: $0) },
+      createdAt: createdAt, lastSignInAt: lastSignInAt)
   }
 }
 
@@ -164,6 +179,12 @@ public enum UserStoreError: Error, Sendable, Hashable {
   case verificationExpired
   /// No phone verification has the given ID (never started, or already completed).
   case unknownVerification
+  /// The out-of-band code is unknown, already used, or of another request type.
+  case invalidOutOfBandCode
+  /// The out-of-band code expired.
+  case outOfBandCodeExpired
+  /// A password can be linked only to an anonymous account.
+  case notAnonymous
   /// SQLite failed; `message` is SQLite's text.
   case database(message: String)
 }

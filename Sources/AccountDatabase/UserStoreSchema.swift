@@ -18,12 +18,13 @@ enum UserStoreSchema {
   /// `PRAGMA application_id` of an account database: `0x55424B44`, ASCII `UBKD`.
   static let applicationID: Int32 = 0x5542_4B44
   /// The schema version this build writes and reads.
-  static let currentVersion = 1
+  static let currentVersion = 2
 
   /// The steps from version `to - 1` to `to`, in order. Each runs in the opening
   /// transaction; the last one's `to` is ``currentVersion``. Version 1 is the first
   /// stamped schema: the tables of version 0 (created when missing), plus the stamps.
-  static let migrations: [(to: Int, sql: String)] = [(1, tables)]
+  /// Version 2 adds account management (``version2``).
+  static let migrations: [(to: Int, sql: String)] = [(1, tables), (2, version2)]
 
   /// The tables of version 1 (the same as version 0's, so a version 0 file needs no change
   /// beyond its stamps).
@@ -78,6 +79,32 @@ enum UserStoreSchema {
       email TEXT NOT NULL,
       requested_at REAL NOT NULL
     );
+    """
+
+  /// Version 2, account management: on `users`, whether the email is verified, the photo
+  /// URL and the last sign-in time (seconds since 1970, `NULL` until the next sign-in);
+  /// on `refresh_tokens`, when the sign-in that started the token's family authenticated
+  /// (copied to every rotation, so "recent sign-in" survives refreshes; `NULL` for
+  /// families started before version 2, which count as old); and the out-of-band codes
+  /// (password reset, email verification) the servers "mail". Codes are kept in clear, as
+  /// phone codes are: the emulator lists them for tests, as the Firebase Auth Emulator
+  /// does. A code is single use (`used_at`) and expires (`expires_at`).
+  static let version2 = """
+    ALTER TABLE users ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN photo_url TEXT;
+    ALTER TABLE users ADD COLUMN last_sign_in_at REAL;
+    ALTER TABLE refresh_tokens ADD COLUMN authenticated_at REAL;
+    CREATE TABLE IF NOT EXISTS out_of_band_codes (
+      code TEXT PRIMARY KEY,
+      request_type TEXT NOT NULL,
+      email TEXT NOT NULL,
+      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      created_at REAL NOT NULL,
+      expires_at REAL NOT NULL,
+      used_at REAL
+    );
+    CREATE INDEX IF NOT EXISTS out_of_band_codes_email ON out_of_band_codes(email);
+    CREATE INDEX IF NOT EXISTS out_of_band_codes_user ON out_of_band_codes(user_id);
     """
 
   /// The tables a version 0 file may hold (older builds created them one by one).

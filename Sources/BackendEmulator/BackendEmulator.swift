@@ -1,5 +1,6 @@
 import AccountDatabase
 import BackendHTTP
+import Foundation
 
 /// Both emulated wire protocols over one ``FakeUserBackend/UserStore``, routed by path:
 /// requests whose path has a `/2013-09-01/` segment go to the ``NCMBHandler`` (on any
@@ -44,15 +45,20 @@ public struct BackendEmulator: Sendable {
   ///   - logger: receives one record per request handled; `nil` logs nothing.
   ///   - tokenSigning: signs Firebase ID tokens RS256 and serves its certificate when
   ///     given; `nil` (default) leaves them unsigned, as the Firebase Auth Emulator does.
+  ///   - recentLoginWindow: seconds (store clock) a Firebase sign-in's `auth_time` counts
+  ///     as recent for password and email changes and deletion (older:
+  ///     `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`); default 300; `nil` never refuses.
   public init(
     store: UserStore, projectID: String = "demo-project",
     ncmbApplicationKey: String = NCMBDemoKeys.applicationKey,
     ncmbClientKey: String = NCMBDemoKeys.clientKey, logger: HTTPLogger? = nil,
-    tokenSigning: FirebaseTokenSigning? = nil
+    tokenSigning: FirebaseTokenSigning? = nil, recentLoginWindow: TimeInterval? = 300
   ) {
     self.store = store
     self.logger = logger
-    firebase = FirebaseAuthHandler(store: store, projectID: projectID, signing: tokenSigning)
+    firebase = FirebaseAuthHandler(
+      store: store, projectID: projectID, signing: tokenSigning,
+      recentLoginWindow: recentLoginWindow)
     ncmb = NCMBHandler(
       store: store, applicationKey: ncmbApplicationKey, clientKey: ncmbClientKey)
   }

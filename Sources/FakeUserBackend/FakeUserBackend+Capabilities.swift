@@ -163,21 +163,25 @@ extension FakeUserBackend {
   // MARK: - Password reset and deletion
 
   /// Records a password-reset request in the store (see
-  /// ``UserStore/passwordResetRequests()``). Succeeds for unknown addresses too, so the
-  /// answer does not reveal which emails have accounts.
+  /// ``UserStore/passwordResetRequests()``) and, when an enabled account has the email, a
+  /// `PASSWORD_RESET` code (see ``outOfBandCodes(email:)``). Succeeds for unknown
+  /// addresses too, so the answer does not reveal which emails have accounts.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "email")`, `.invalidEmail`,
   ///   `.server`.
   public func sendPasswordReset(email: String) async throws(UserBackendError) {
     let canonical = try CredentialValidation.validateEmail(email)
     try Self.storeCall { try store.recordPasswordResetRequest(email: canonical) }
+    try issuePasswordResetCode(email: canonical)
   }
 
   /// Deletes the signed-in account (and its tokens), clears the session and publishes
   /// `.signedOut`. The session is checked first (refreshed when expired), so a revoked
-  /// session cannot delete.
-  /// - Throws: ``UserBackendError`` `.notSignedIn`, `.sessionExpired`, `.server`.
+  /// session cannot delete; its sign-in must be recent (``recentLoginWindow``).
+  /// - Throws: ``UserBackendError`` `.notSignedIn`, `.sessionExpired`,
+  ///   `.requiresRecentLogin`, `.server`.
   public func deleteAccount() async throws(UserBackendError) {
     let session = try await validSession(forceRefresh: false)
+    try requireRecentSignIn(session)
     _ = try Self.storeCall { try store.deleteUser(id: session.user.id) }
     try await sessions.signOut(session)
   }

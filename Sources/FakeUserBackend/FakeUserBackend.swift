@@ -31,16 +31,24 @@ public final class FakeUserBackend: UserBackend {
   public let backendID = "fake"
 
   /// Every capability: email and user-name passwords, token refresh, anonymous, phone
-  /// and identity-provider sign-in, password reset, account deletion, auth state changes.
+  /// and identity-provider sign-in, password reset, account deletion, auth state changes,
+  /// and account management (reload, profile, password, email, verification, reset
+  /// completion, reauthentication, guest upgrade).
   public let capabilities: Set<Capability> = [
     .emailPassword, .usernamePassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
     .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+    .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
+    .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
   ]
 
   /// The accounts and tokens (the "server").
   public let store: UserStore
   /// Seconds an ID token stays valid after it is issued.
   public let idTokenLifetime: TimeInterval
+  /// The largest age, in seconds by the store's clock, of the sign-in behind a session
+  /// that may still change the password or the email or delete the account; older is
+  /// `.requiresRecentLogin` until ``reauthenticate(_:)``.
+  public let recentLoginWindow: TimeInterval
 
   /// The stored session: serialised updates, refresh, auth-state events.
   let sessions: SessionEngine
@@ -48,13 +56,19 @@ public final class FakeUserBackend: UserBackend {
   /// A backend over `store`, keeping its session in `sessionStore`. The clock is
   /// `store.clock`.
   ///
-  /// - Parameter idTokenLifetime: seconds until an ID token expires (default 3600).
+  /// - Parameters:
+  ///   - idTokenLifetime: seconds until an ID token expires (default 3600).
+  ///   - recentLoginWindow: seconds a sign-in counts as recent for password and email
+  ///     changes and account deletion (default 300, the five minutes Firebase apps
+  ///     commonly assume; Firebase does not publish its own).
   public init(
-    store: UserStore, sessionStore: any SessionStore, idTokenLifetime: TimeInterval = 3600
+    store: UserStore, sessionStore: any SessionStore, idTokenLifetime: TimeInterval = 3600,
+    recentLoginWindow: TimeInterval = 300
   ) {
     self.store = store
     self.sessions = SessionEngine(store: sessionStore)
     self.idTokenLifetime = idTokenLifetime
+    self.recentLoginWindow = recentLoginWindow
   }
 
   var clock: any AuthClock { store.clock }
@@ -173,8 +187,10 @@ public final class FakeUserBackend: UserBackend {
     for record: UserRecord, isNewUser: Bool, completing verificationID: String? = nil
   ) async throws(UserBackendError) -> AuthSession {
     let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
+    // Re-read: the sign-in stamped `lastSignInAt`.
+    let signedIn = try Self.storeCall { try store.user(id: record.id) } ?? record
     let session = makeSession(
-      for: record.user, refreshToken: refreshToken, isNewUser: isNewUser)
+      for: signedIn.user, refreshToken: refreshToken, isNewUser: isNewUser)
     try await sessions.signIn(session, completing: verificationID)
     return session
   }

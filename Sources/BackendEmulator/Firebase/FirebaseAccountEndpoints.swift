@@ -8,7 +8,7 @@ extension FirebaseAuthHandler {
   /// `accounts:signUp`: email + password, or anonymous when neither is given.
   func signUp(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
     if body.has("localId") { throw FirebaseError("UNEXPECTED_PARAMETER", "User ID") }
-    if body.has("idToken") { throw .notImplemented("accounts:signUp with idToken (linking)") }
+    if body.has("idToken") { return try linkBySignUp(body) }
     let email = body.string("email")
     let password = body.string("password")
     let displayName = body.string("displayName")
@@ -74,56 +74,18 @@ extension FirebaseAuthHandler {
     ]
   }
 
-  /// `accounts:update`: `password`, `displayName`, `deleteAttribute: ["DISPLAY_NAME"]`.
-  /// A password change revokes earlier tokens and returns new ones; so does
-  /// `returnSecureToken: true`. Changing the email is refused as under enumeration
-  /// protection (§1, "Change email").
-  func update(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
-    let (user, signIn) = try tokens.verify(idToken: body.string("idToken"))
-    if let email = body.string("email"), CredentialValidation.canonicalEmail(email) != user.email {
-      throw FirebaseError(
-        "OPERATION_NOT_ALLOWED", "Please verify the new email before changing email.")
-    }
-    var passwordChanged = false
-    if let password = body.string("password") {
-      try Self.checkPasswordLength(password)
-      guard password.count >= CredentialValidation.minimumPasswordLength else {
-        throw .weakPassword
-      }
-      try firebaseStore { try store.updatePassword(userID: user.id, to: password) }
-      passwordChanged = true
-    }
-    if body.strings("deleteAttribute").contains("DISPLAY_NAME") {
-      try firebaseStore { try store.updateProfile(userID: user.id, displayName: nil) }
-    } else if let displayName = body.string("displayName") {
-      try firebaseStore { try store.updateProfile(userID: user.id, displayName: displayName) }
-    }
-    guard let updated = try firebaseStore({ try store.user(id: user.id) }) else {
-      throw .userNotFound
-    }
-    var response = Self.userInfo(updated, signIn: signIn)
-    response["kind"] = "identitytoolkit#SetAccountInfoResponse"
-    for key in ["createdAt", "validSince", "disabled", "passwordUpdatedAt"] {
-      response[key] = nil
-    }
-    if passwordChanged || body.bool("returnSecureToken") == true {
-      let issued = try tokens.issue(
-        for: updated, provider: signIn.provider, subject: signIn.subject,
-        emailVerified: signIn.emailVerified)
-      response.merge(issued.fields) { $1 }
-    }
-    return response
-  }
-
   /// `accounts:delete` by `idToken`.
   func delete(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
-    let (user, _) = try tokens.verify(idToken: body.string("idToken"))
+    let (user, signIn) = try tokens.verify(idToken: body.string("idToken"))
+    try requireRecentSignIn(signIn)
     guard try firebaseStore({ try store.deleteUser(id: user.id) }) else { throw .userNotFound }
     return ["kind": "identitytoolkit#DeleteAccountResponse"]
   }
 
-  /// `accounts:sendOobCode`: `PASSWORD_RESET` (recorded in the store; the same answer for
-  /// unknown emails, as under enumeration protection) and `VERIFY_EMAIL`.
+  /// `accounts:sendOobCode`: `PASSWORD_RESET` (recorded in the store, with a code when an
+  /// account has the email; the same answer for unknown emails, as under enumeration
+  /// protection) and `VERIFY_EMAIL` (a code for the ID token's user). The codes are listed
+  /// at `/emulator/v1/projects/{id}/oobCodes`.
   func sendOobCode(_ body: WireObject) throws(FirebaseError) -> [String: Any] {
     let kind = "identitytoolkit#GetOobConfirmationCodeResponse"
     switch body.string("requestType") {
@@ -133,10 +95,12 @@ extension FirebaseAuthHandler {
       guard let email = body.string("email") else { throw .missingEmail }
       let canonical = try Self.validEmail(email)
       try firebaseStore { try store.recordPasswordResetRequest(email: canonical) }
+      try issuePasswordResetCode(email: canonical)
       return ["kind": kind, "email": canonical]
     case "VERIFY_EMAIL":
       let (user, _) = try tokens.verify(idToken: body.string("idToken"))
       guard let email = user.email else { throw FirebaseError("MISSING_EMAIL") }
+      _ = try firebaseStore { try store.issueOutOfBandCode(.verifyEmail, userID: user.id) }
       return ["kind": kind, "email": email]
     case let other?:
       throw FirebaseError("INVALID_REQ_TYPE", "\(other) is not supported by this emulator")
@@ -163,17 +127,21 @@ extension FirebaseAuthHandler {
   }
 
   /// One `users[]` entry of `accounts:lookup` (§1, "Get user"): times in milliseconds
-  /// as strings, `validSince` in seconds as a string.
+  /// as strings (`lastLoginAt` is the last sign-in, else the creation), `validSince` in
+  /// seconds as a string; `emailVerified` from the store (or the identity provider's
+  /// word for this sign-in).
   static func userInfo(_ user: UserRecord, signIn: FirebaseTokens.SignIn) -> [String: Any] {
     let milliseconds = { (date: Date) in String(Int64(date.timeIntervalSince1970 * 1000)) }
     var info: [String: Any] = [
-      "localId": user.id, "emailVerified": user.email != nil && signIn.emailVerified,
+      "localId": user.id,
+      "emailVerified": user.email != nil && (user.emailVerified || signIn.emailVerified),
       "disabled": user.disabled, "createdAt": milliseconds(user.createdAt),
-      "lastLoginAt": milliseconds(user.updatedAt),
+      "lastLoginAt": milliseconds(user.lastSignInAt ?? user.createdAt),
       "validSince": String(Int64(user.validSince.timeIntervalSince1970)),
     ]
     if let email = user.email { info["email"] = email }
     if let name = user.displayName { info["displayName"] = name }
+    if let photo = user.photoURL { info["photoUrl"] = photo }
     if let phone = user.phoneNumber { info["phoneNumber"] = phone }
     if user.providers.contains("password") {
       info["passwordUpdatedAt"] = (user.validSince.timeIntervalSince1970 * 1000).rounded()

@@ -14,8 +14,9 @@ import Foundation
 /// `…/www.googleapis.com/identitytoolkit/v3/relyingparty/<legacy name>?key=K`.
 ///
 /// Served operations: `signUp` (email + password; anonymous without both),
-/// `signInWithPassword`, `lookup`, `update` (password, display name), `delete`,
-/// `sendOobCode` (`PASSWORD_RESET` is recorded in the store; `VERIFY_EMAIL`),
+/// `signInWithPassword`, `lookup`, `update` (profile, email, password, linking a password
+/// to an anonymous user, applying a `VERIFY_EMAIL` code), `delete`, `sendOobCode`
+/// (`PASSWORD_RESET` and `VERIFY_EMAIL` record a code), `resetPassword`,
 /// `sendVerificationCode`, `signInWithPhoneNumber`, `signInWithIdp` (`postBody` with an
 /// OpenID `id_token`, `providerId` and raw `nonce`) and the token exchange. Other known
 /// operations answer `501`.
@@ -33,14 +34,24 @@ public struct FirebaseAuthHandler: Sendable {
   public let projectID: String
   /// Signs ID tokens RS256 and serves the certificate when set; unsigned tokens otherwise.
   public let signing: FirebaseTokenSigning?
+  /// The largest age, in seconds by the store's clock, of an ID token's `auth_time` for a
+  /// password or email change or an account deletion (older:
+  /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`); `nil` never refuses (as the Firebase Auth
+  /// Emulator).
+  public let recentLoginWindow: TimeInterval?
 
   /// A handler over `store` for `projectID`, signing ID tokens with `signing` when given.
+  ///
+  /// - Parameter recentLoginWindow: seconds a sign-in counts as recent for sensitive
+  ///   changes (default 300, five minutes); `nil` for no limit.
   public init(
-    store: UserStore, projectID: String = "demo-project", signing: FirebaseTokenSigning? = nil
+    store: UserStore, projectID: String = "demo-project", signing: FirebaseTokenSigning? = nil,
+    recentLoginWindow: TimeInterval? = 300
   ) {
     self.store = store
     self.projectID = projectID
     self.signing = signing
+    self.recentLoginWindow = recentLoginWindow
   }
 
   /// Answers one request; never throws (errors are Firebase error envelopes).
@@ -65,6 +76,8 @@ public struct FirebaseAuthHandler: Sendable {
       guard request.method == .get, let signing else { throw .notFound }
       return signing.certificatesResponse
     case .emulator(let resource):
+      if resource == "oobCodes" { return try outOfBandCodesEndpoint(request) }
+      if resource == "action" { return try actionEndpoint(request) }
       return try emulatorEndpoint(resource, method: request.method)
     case .unimplemented(let name):
       throw .notImplemented(name)
@@ -95,6 +108,7 @@ public struct FirebaseAuthHandler: Sendable {
     case .update: try update(body)
     case .delete: try delete(body)
     case .sendOobCode: try sendOobCode(body)
+    case .resetPassword: try resetPassword(body)
     case .sendVerificationCode: try sendVerificationCode(body)
     case .signInWithPhoneNumber: try signInWithPhoneNumber(body)
     case .signInWithIdp: try signInWithIdp(body)
@@ -111,7 +125,7 @@ public struct FirebaseAuthHandler: Sendable {
   static let stringFields = [
     "email", "password", "displayName", "idToken", "phoneNumber", "sessionInfo", "code",
     "postBody", "requestUri", "requestType", "tenantId", "grant_type", "grantType",
-    "refresh_token", "refreshToken",
+    "refresh_token", "refreshToken", "oobCode", "newPassword", "photoUrl",
   ]
 
   /// The token endpoint's body: JSON or form, by `Content-Type` (JSON also when the body
@@ -129,7 +143,7 @@ public struct FirebaseAuthHandler: Sendable {
 
 /// The Identity Toolkit operations this emulator serves (v1 names without `accounts:`).
 enum FirebaseOperation: String, CaseIterable {
-  case signUp, signInWithPassword, lookup, update, delete, sendOobCode
+  case signUp, signInWithPassword, lookup, update, delete, sendOobCode, resetPassword
   case sendVerificationCode, signInWithPhoneNumber, signInWithIdp
 }
 
@@ -150,13 +164,13 @@ enum FirebaseRoute {
     "getAccountInfo": .lookup, "setAccountInfo": .update, "deleteAccount": .delete,
     "getOobConfirmationCode": .sendOobCode, "sendVerificationCode": .sendVerificationCode,
     "verifyPhoneNumber": .signInWithPhoneNumber, "verifyAssertion": .signInWithIdp,
-    "resetPassword": nil, "verifyCustomToken": nil, "createAuthUri": nil,
+    "resetPassword": .resetPassword, "verifyCustomToken": nil, "createAuthUri": nil,
     "emailLinkSignin": nil, "getProjectConfig": nil, "getRecaptchaParam": nil,
   ]
 
   /// v1 operations that exist but are not served here.
   static let unservedV1: Set<String> = [
-    "resetPassword", "signInWithCustomToken", "createAuthUri", "signInWithEmailLink",
+    "signInWithCustomToken", "createAuthUri", "signInWithEmailLink",
     "sendPasswordResetEmail", "verifyIosClient", "signInWithGameCenter",
   ]
 
@@ -172,6 +186,10 @@ enum FirebaseRoute {
     }
     if path == "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com" {
       self = .certificates
+      return
+    }
+    if path == "/emulator/action" {
+      self = .emulator(resource: "action")
       return
     }
     if path.hasPrefix("/emulator/v1/projects/") {

@@ -126,6 +126,8 @@ struct FirebaseError: Error {
     case UserStoreError.invalidVerificationCode: return FirebaseError("INVALID_CODE")
     case UserStoreError.verificationExpired: return FirebaseError("SESSION_EXPIRED")
     case UserStoreError.unknownVerification: return FirebaseError("INVALID_SESSION_INFO")
+    case UserStoreError.invalidOutOfBandCode: return FirebaseError("INVALID_OOB_CODE")
+    case UserStoreError.outOfBandCodeExpired: return FirebaseError("EXPIRED_OOB_CODE")
     default:
       var internalError = FirebaseError("INTERNAL_ERROR")
       internalError.status = 500

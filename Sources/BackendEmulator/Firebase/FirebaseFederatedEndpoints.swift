@@ -144,11 +144,6 @@ extension FirebaseAuthHandler {
             ["code": $0.code, "phoneNumber": $0.phoneNumber, "sessionInfo": $0.verificationID]
           }
         ])
-    case ("GET", "oobCodes"):
-      let requests = try firebaseStore { try store.passwordResetRequests() }
-      return WireResponse.json(
-        200,
-        ["oobCodes": requests.map { ["email": $0.email, "requestType": "PASSWORD_RESET"] }])
     case ("GET", "config"):
       return WireResponse.json(
         200,

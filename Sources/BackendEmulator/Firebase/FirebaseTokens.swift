@@ -78,7 +78,7 @@ struct FirebaseTokens {
     ]
     if let email = user.email {
       claims["email"] = email
-      claims["email_verified"] = signIn.emailVerified
+      claims["email_verified"] = signIn.emailVerified || user.emailVerified
       identities["email"] = [email]
     }
     if let phone = user.phoneNumber {

@@ -44,8 +44,9 @@ extension NCMBHandler {
     return WireResponse.json(200, answer)
   }
 
-  /// `PUT users/{objectId}`: the owner may change the password; changing `userName`,
-  /// `mailAddress` or `authData` is not supported by this emulator (`E403003`).
+  /// `PUT users/{objectId}`: the owner may change the password and the `mailAddress`
+  /// (``changeMailAddress(of:to:)``); changing `userName` or `authData` is not supported
+  /// by this emulator (`E403003`).
   func updateUser(id: String, _ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
     let user = try ownedUser(id: id, context)
     let body = context.body
@@ -55,11 +56,7 @@ extension NCMBHandler {
     {
       throw .prohibited
     }
-    if let mail = body.string("mailAddress"),
-      CredentialValidation.canonicalEmail(mail) != user.email
-    {
-      throw .prohibited
-    }
+    if let mail = body.string("mailAddress") { try changeMailAddress(of: user, to: mail) }
     if body.has("authData") { throw .prohibited }
     if body.has("password") {
       guard let password = body.string("password"), !password.isEmpty else {
@@ -125,6 +122,7 @@ extension NCMBHandler {
     }
     let canonical = try Self.validMailAddress(mail)
     try ncmbStore { try store.recordPasswordResetRequest(email: canonical) }
+    try recordPasswordResetCode(email: canonical)
     return WireResponse.json(201, ["createDate": Self.dateText(store.clock.now())])
   }
 
@@ -204,7 +202,7 @@ extension NCMBHandler {
     return [
       "objectId": user.id,
       "userName": user.username ?? (emailIsUserName(user) ? user.email : nil) ?? WireResponse.null,
-      "mailAddress": user.email ?? WireResponse.null, "mailAddressConfirm": false,
+      "mailAddress": user.email ?? WireResponse.null, "mailAddressConfirm": user.emailVerified,
       "authData": linked.isEmpty ? WireResponse.null : linked,
       "createDate": dateText(user.createdAt), "updateDate": dateText(user.updatedAt),
       "acl": ["*": ["read": true], user.id: ["read": true, "write": true]],
