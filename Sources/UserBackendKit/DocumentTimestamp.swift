@@ -1,0 +1,154 @@
+import Foundation
+
+/// Document timestamps at Firestore's precision (microseconds), converted exactly: every
+/// layer that reads or writes a ``DocumentValue/timestamp(_:)`` goes through these, so a
+/// value read from one backend compares equal to the same instant read from another.
+///
+/// ``date(microseconds:)`` builds the `Date` nearest to the instant (one correctly rounded
+/// division), and ``microseconds(of:)`` inverts it exactly for every such `Date`.
+public enum DocumentTimestamp {
+  /// Seconds from 1970-01-01 to 2001-01-01 (`Date`'s reference date).
+  private static let referenceOffset: Int64 = 978_307_200
+
+  /// The instant `microseconds` after 1970-01-01T00:00:00Z.
+  public static func date(microseconds: Int64) -> Date {
+    Date(
+      timeIntervalSinceReferenceDate:
+        Double(microseconds - referenceOffset * 1_000_000) / 1_000_000)
+  }
+
+  /// Microseconds since 1970-01-01T00:00:00Z, rounded to the nearest; `nil` for a date
+  /// outside ``DocumentValidation/earliestTimestamp``…``DocumentValidation/latestTimestamp``.
+  public static func microseconds(of date: Date) -> Int64? {
+    guard DocumentValidation.isInRange(date) else { return nil }
+    let sinceReference = (date.timeIntervalSinceReferenceDate * 1_000_000).rounded()
+    return Int64(sinceReference) + referenceOffset * 1_000_000
+  }
+
+  /// The date rounded to microseconds (the value a Firestore-precision backend returns).
+  public static func rounded(_ date: Date) -> Date {
+    microseconds(of: date).map(date(microseconds:)) ?? date
+  }
+
+  /// RFC 3339 in UTC with exactly six fractional digits, as Firestore writes it:
+  /// `"2026-11-30T12:00:00.123456Z"`. `nil` outside the timestamp range.
+  public static func rfc3339(_ date: Date) -> String? {
+    microseconds(of: date).map(rfc3339(microseconds:))
+  }
+
+  /// RFC 3339 in UTC with six fractional digits for microseconds since 1970.
+  public static func rfc3339(microseconds: Int64) -> String {
+    let (seconds, micros) = floorDivide(microseconds, 1_000_000)
+    let (days, secondOfDay) = floorDivide(seconds, 86_400)
+    let (year, month, day) = civil(fromDays: days)
+    func pad(_ value: Int64, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+      + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
+  }
+
+  /// Parses RFC 3339 (`YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, `T`/`t` and `Z`/`z`);
+  /// fractional digits past the sixth are truncated, as Firestore does.
+  /// - Returns: microseconds since 1970, or `nil` for any other shape or an impossible
+  ///   date, or one outside 0001-01-01…9999-12-31 UTC.
+  public static func parseMicroseconds(_ text: String) -> Int64? {
+    let bytes = Array(text.utf8)
+    var index = 0
+    func number(_ width: Int) -> Int64? {
+      guard index + width <= bytes.count else { return nil }
+      var value: Int64 = 0
+      for byte in bytes[index..<index + width] {
+        guard byte >= 48, byte <= 57 else { return nil }
+        value = value * 10 + Int64(byte - 48)
+      }
+      index += width
+      return value
+    }
+    func expect(_ characters: String) -> Bool {
+      guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+      index += 1
+      return true
+    }
+    guard let year = number(4), expect("-"), let month = number(2), expect("-"),
+      let day = number(2), expect("Tt"), let hour = number(2), expect(":"),
+      let minute = number(2), expect(":"), let second = number(2)
+    else { return nil }
+    var micros: Int64 = 0
+    if expect(".") {
+      var digits = 0
+      while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+        if digits < 6 { micros = micros * 10 + Int64(bytes[index] - 48) }
+        digits += 1
+        index += 1
+      }
+      guard digits > 0 else { return nil }
+      for _ in digits..<max(digits, 6) { micros *= 10 }
+    }
+    var offsetSeconds: Int64 = 0
+    if expect("Zz") {
+    } else if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 {
+      let sign: Int64 = bytes[index] == 45 ? -1 : 1
+      index += 1
+      guard let hours = number(2), expect(":"), let minutes = number(2), hours < 24,
+        minutes < 60
+      else { return nil }
+      offsetSeconds = sign * (hours * 3600 + minutes * 60)
+    } else {
+      return nil
+    }
+    guard index == bytes.count, (1...12).contains(month), day >= 1,
+      day <= daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60
+    else { return nil }
+    let days = days(fromCivil: year, month, day)
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+    let result = seconds * 1_000_000 + micros
+    let earliest: Int64 = -62_135_596_800 * 1_000_000
+    let latest: Int64 = 253_402_300_799 * 1_000_000 + 999_999
+    guard result >= earliest, result <= latest else { return nil }
+    return result
+  }
+
+  /// Parses RFC 3339 like ``parseMicroseconds(_:)`` and returns the `Date`.
+  public static func parse(_ text: String) -> Date? {
+    parseMicroseconds(text).map(date(microseconds:))
+  }
+
+  private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    let quotient = value / divisor
+    let remainder = value % divisor
+    return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+  }
+
+  private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+  private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The proleptic Gregorian date `days` after 1970-01-01.
+  private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}

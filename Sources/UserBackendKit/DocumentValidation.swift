@@ -1,0 +1,158 @@
+import Foundation
+
+/// The checks every document store runs on a write before any request: the adapters
+/// (Firestore, NCMB), the fake and the emulator share them, so one bad write fails the
+/// same way everywhere.
+///
+/// The limits are Firestore's: a document of at most ``maximumDocumentSize`` bytes
+/// (Firestore's storage size, ``documentSize(userID:fields:)``), field names of 1 to
+/// ``maximumFieldNameBytes`` UTF-8 bytes, values nested at most ``maximumDepth`` levels,
+/// timestamps between 0001-01-01 and 9999-12-31 UTC. ``DocumentValue/serverTimestamp`` is
+/// refused inside arrays (Firestore transforms address fields, not array elements).
+///
+/// Errors are `.invalidInput(field:reason:)` with `field` the value's path:
+/// `"fields.<name>"`, `"fields.<name>.<nested name>"`, `"fields.<name>[<index>]"`
+/// (an overlong name is shortened in the path), or `"fields"` for the whole document.
+public enum DocumentValidation {
+  /// The largest document, in bytes of Firestore's storage size: 1 MiB.
+  public static let maximumDocumentSize = 1_048_576
+  /// The longest field name, in UTF-8 bytes: 1,500.
+  public static let maximumFieldNameBytes = 1_500
+  /// The deepest nesting: a document's own fields are at depth 1, a value inside a map or
+  /// array one deeper than the map or array; no value deeper than 20.
+  public static let maximumDepth = 20
+  /// The earliest timestamp: 0001-01-01T00:00:00Z.
+  public static let earliestTimestamp = Date(timeIntervalSince1970: -62_135_596_800)
+  /// The latest timestamp: 9999-12-31T23:59:59.999999Z.
+  public static let latestTimestamp = Date(timeIntervalSince1970: 253_402_300_799.999_999)
+
+  /// Checks the fields of a create (``UserDocumentStore/createDocument(userID:fields:)``).
+  ///
+  /// - Parameters:
+  ///   - fields: the fields to write.
+  ///   - reserved: top-level names the backend keeps for itself (NCMB `objectId`, `acl`, …).
+  /// - Throws: ``UserBackendError`` `.invalidInput(field:reason:)` naming the field.
+  public static func validateCreate(
+    _ fields: [String: DocumentValue], reserved: Set<String> = []
+  ) throws(UserBackendError) {
+    try validateUpdate(setting: fields, removing: [], reserved: reserved)
+  }
+
+  /// Checks the fields of a merge
+  /// (``UserDocumentStore/updateDocument(userID:setting:removing:)``): every set and
+  /// removed name, every value, and that no name is both set and removed.
+  ///
+  /// - Parameters:
+  ///   - fields: the fields to set.
+  ///   - removing: the top-level fields to remove.
+  ///   - reserved: top-level names the backend keeps for itself.
+  /// - Throws: ``UserBackendError`` `.invalidInput(field:reason:)` naming the field.
+  public static func validateUpdate(
+    setting fields: [String: DocumentValue], removing: Set<String>,
+    reserved: Set<String> = []
+  ) throws(UserBackendError) {
+    for name in fields.keys.sorted() {
+      let path = try checkName(name, parent: "fields", reserved: reserved)
+      try checkValue(fields[name]!, path: path, depth: 1, insideArray: false)
+    }
+    for name in removing.sorted() {
+      let path = try checkName(name, parent: "fields", reserved: reserved)
+      if fields[name] != nil {
+        throw invalid(path, "is both set and removed")
+      }
+    }
+    guard fieldsSize(fields) <= maximumDocumentSize else {
+      throw invalid("fields", "exceed the document limit of \(maximumDocumentSize) bytes")
+    }
+  }
+
+  /// Checks a whole stored document's size (after a merge, with its name).
+  /// - Throws: ``UserBackendError`` `.invalidInput(field: "fields")` past
+  ///   ``maximumDocumentSize``.
+  public static func validateSize(userID: String, fields: [String: DocumentValue])
+    throws(UserBackendError)
+  {
+    guard documentSize(userID: userID, fields: fields) <= maximumDocumentSize else {
+      throw invalid("fields", "exceed the document limit of \(maximumDocumentSize) bytes")
+    }
+  }
+
+  /// Firestore's storage size of the document `users/{userID}`, in bytes: the name
+  /// (each segment's UTF-8 bytes + 1, + 16), the fields (each name's UTF-8 bytes + 1, +
+  /// its value's size) and 32 bytes. Values: string UTF-8 bytes + 1, integer, double and
+  /// timestamp 8, boolean and null 1, array the sum of its values, map as fields.
+  public static func documentSize(userID: String, fields: [String: DocumentValue]) -> Int {
+    let name = ("users".utf8.count + 1) + (userID.utf8.count + 1) + 16
+    return name + fieldsSize(fields) + 32
+  }
+
+  /// The storage size of a set of fields (names and values), in bytes.
+  static func fieldsSize(_ fields: [String: DocumentValue]) -> Int {
+    fields.reduce(0) { $0 + $1.key.utf8.count + 1 + valueSize($1.value) }
+  }
+
+  /// The storage size of one value, in bytes.
+  static func valueSize(_ value: DocumentValue) -> Int {
+    switch value {
+    case .string(let text): text.utf8.count + 1
+    case .integer, .double, .timestamp, .serverTimestamp: 8
+    case .bool, .null: 1
+    case .array(let values): values.reduce(0) { $0 + valueSize($1) }
+    case .map(let fields): fieldsSize(fields)
+    }
+  }
+
+  private static func checkName(_ name: String, parent: String, reserved: Set<String>)
+    throws(UserBackendError) -> String
+  {
+    let shown = name.utf8.count > 64 ? String(name.prefix(32)) + "…" : name
+    let path = parent + "." + shown
+    guard !name.isEmpty else { throw invalid(path, "a field name must not be empty") }
+    guard name.utf8.count <= maximumFieldNameBytes else {
+      throw invalid(path, "a field name is at most \(maximumFieldNameBytes) UTF-8 bytes")
+    }
+    guard !reserved.contains(name) else {
+      throw invalid(path, "is a name the backend reserves")
+    }
+    return path
+  }
+
+  private static func checkValue(
+    _ value: DocumentValue, path: String, depth: Int, insideArray: Bool
+  ) throws(UserBackendError) {
+    guard depth <= maximumDepth else {
+      throw invalid(path, "nests deeper than \(maximumDepth) levels")
+    }
+    switch value {
+    case .serverTimestamp where insideArray:
+      throw invalid(path, "a server timestamp is not allowed inside an array")
+    case .timestamp(let date):
+      guard isInRange(date) else {
+        throw invalid(path, "a timestamp must be between 0001-01-01 and 9999-12-31 UTC")
+      }
+    case .array(let values):
+      for (index, element) in values.enumerated() {
+        try checkValue(
+          element, path: "\(path)[\(index)]", depth: depth + 1, insideArray: true)
+      }
+    case .map(let fields):
+      for name in fields.keys.sorted() {
+        let nested = try checkName(name, parent: path, reserved: [])
+        try checkValue(fields[name]!, path: nested, depth: depth + 1, insideArray: insideArray)
+      }
+    default: break
+    }
+  }
+
+  /// Whether `date` is within ``earliestTimestamp``…``latestTimestamp`` (compared as
+  /// numbers: `Date`'s `>=` is `!(<)`, which a NaN date passes).
+  static func isInRange(_ date: Date) -> Bool {
+    let seconds = date.timeIntervalSinceReferenceDate
+    return seconds >= earliestTimestamp.timeIntervalSinceReferenceDate
+      && seconds <= latestTimestamp.timeIntervalSinceReferenceDate
+  }
+
+  private static func invalid(_ field: String, _ reason: String) -> UserBackendError {
+    UserBackendError(.invalidInput(field: field, reason: reason))
+  }
+}
