@@ -35,6 +35,7 @@ public final class FakeUserBackend: UserBackend {
   public let capabilities: Set<Capability> = [
     .emailPassword, .usernamePassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
     .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+    .userDocuments,
   ]
 
   /// The accounts and tokens (the "server").
