@@ -30,13 +30,18 @@ enum UserStoreSchema {
   static let migrations: [(to: Int, sql: String)] = [(1, tables), (3, documents)]
 
   /// Version 3: one document per account (its fields in the JSON encoding of
-  /// `DocumentFieldCoding`, times in microseconds since 1970), deleted with the account.
+  /// `DocumentFieldCoding`, times in microseconds since 1970), deleted with the account;
+  /// and the NCMB ACL a user object was given (JSON text; none stored = the default ACL).
   static let documents = """
     CREATE TABLE IF NOT EXISTS documents (
       user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
       fields TEXT NOT NULL,
       create_time INTEGER NOT NULL,
       update_time INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS user_acls (
+      user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+      acl TEXT NOT NULL
     );
     """
 
