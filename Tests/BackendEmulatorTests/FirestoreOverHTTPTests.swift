@@ -239,6 +239,31 @@ struct FirestoreOverHTTPTests {
     #expect(try run.store.document(userID: run.ann.uid) == nil)
   }
 
+  @Test func quotedFieldPathsAndMalformedValuesNameTheField() async throws {
+    let run = try await start()
+    defer { stopInBackground(run.server) }
+    let quoted = try await run.request(
+      .patch, "/users/\(run.ann.uid)?updateMask.fieldPaths=%60display-name%60",
+      token: run.ann.token, body: ["fields": ["display-name": ["stringValue": "Ann"]]])
+    #expect(quoted.status == 200)
+    #expect(try run.store.document(userID: run.ann.uid)?.fields == ["display-name": .string("Ann")])
+    for (value, field) in [
+      (["integerValue": "1.5"], "fields.n"), (["timestampValue": "yesterday"], "fields.n"),
+      (["mapValue": ["fields": ["deep": ["stringValue": 5]]]], "fields.n.deep"),
+      (["arrayValue": ["values": [["integerValue": "x"]]]], "fields.n[0]"),
+    ] as [([String: Any], String)] {
+      let response = try await run.request(
+        .patch, "/users/\(run.ann.uid)", token: run.ann.token, body: ["fields": ["n": value]])
+      #expect(error(response).0 == 400)
+      #expect(error(response).2?.contains("'\(field)'") == true, "\(value)")
+    }
+    let badPath = try await run.request(
+      .patch, "/users/\(run.ann.uid)?updateMask.fieldPaths=display-name", token: run.ann.token,
+      body: ["fields": [:]])
+    #expect(error(badPath).0 == 400)
+    #expect(try run.store.document(userID: run.ann.uid)?.fields == ["display-name": .string("Ann")])
+  }
+
   @Test func deletingTheAccountDeletesTheDocument() async throws {
     let run = try await start()
     defer { stopInBackground(run.server) }

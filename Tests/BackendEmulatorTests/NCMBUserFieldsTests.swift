@@ -89,6 +89,8 @@ struct NCMBUserFieldsTests {
     #expect(try store.document(userID: ann.id)?.fields["ratio"] == nil)
     for body: [String: Any] in [
       ["_id": "x", "a": 1], ["a": 1, "b": ["__type": "Pointer", "className": "x"]],
+      ["a": 1, "": 2],
+      ["a": 1, "m": ["": 1]],
       ["a": 1, "b": ["__op": "Increment", "amount": 1]],
     ] {
       let refused = try await send(
