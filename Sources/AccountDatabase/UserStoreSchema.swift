@@ -18,13 +18,30 @@ enum UserStoreSchema {
   /// `PRAGMA application_id` of an account database: `0x55424B44`, ASCII `UBKD`.
   static let applicationID: Int32 = 0x5542_4B44
   /// The schema version this build writes and reads.
-  static let currentVersion = 2
+  static let currentVersion = 3
 
   /// The steps from version `to - 1` to `to`, in order. Each runs in the opening
   /// transaction; the last one's `to` is ``currentVersion``. Version 1 is the first
   /// stamped schema: the tables of version 0 (created when missing), plus the stamps.
-  /// Version 2 adds account management (``version2``).
-  static let migrations: [(to: Int, sql: String)] = [(1, tables), (2, version2)]
+  /// Version 2 adds account management (``version2``); version 3 the per-user documents
+  /// and NCMB user ACLs (``documents``).
+  static let migrations: [(to: Int, sql: String)] = [(1, tables), (2, version2), (3, documents)]
+
+  /// Version 3: one document per account (its fields in the JSON encoding of
+  /// `DocumentFieldCoding`, times in microseconds since 1970), deleted with the account;
+  /// and the NCMB ACL a user object was given (JSON text; none stored = the default ACL).
+  static let documents = """
+    CREATE TABLE IF NOT EXISTS documents (
+      user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+      fields TEXT NOT NULL,
+      create_time INTEGER NOT NULL,
+      update_time INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS user_acls (
+      user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+      acl TEXT NOT NULL
+    );
+    """
 
   /// The tables of version 1 (the same as version 0's, so a version 0 file needs no change
   /// beyond its stamps).

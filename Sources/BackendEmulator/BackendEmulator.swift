@@ -4,7 +4,8 @@ import Foundation
 
 /// Both emulated wire protocols over one ``FakeUserBackend/UserStore``, routed by path:
 /// requests whose path has a `/2013-09-01/` segment go to the ``NCMBHandler`` (on any
-/// host), everything else to the ``FirebaseAuthHandler`` (production hosts, the
+/// host), `/v1/projects/{id}/databases/…` to the ``FirestoreHandler`` (the users'
+/// documents), everything else to the ``FirebaseAuthHandler`` (production hosts, the
 /// emulator's path-prefixed URL form, and `/emulator/v1/projects/{id}/…`). The two path
 /// spaces do not collide, so one server port serves both (docs/ARCHITECTURE.md "The emulator").
 ///
@@ -31,6 +32,8 @@ public struct BackendEmulator: Sendable {
   public let firebase: FirebaseAuthHandler
   /// The NCMB handler.
   public let ncmb: NCMBHandler
+  /// The Firestore handler (`/v1/projects/…/databases/…`: the users' documents).
+  public let firestore: FirestoreHandler
   /// Receives one record per request handled (query values redacted); `nil` logs nothing.
   public let logger: HTTPLogger?
 
@@ -59,6 +62,7 @@ public struct BackendEmulator: Sendable {
     firebase = FirebaseAuthHandler(
       store: store, projectID: projectID, signing: tokenSigning,
       recentLoginWindow: recentLoginWindow)
+    firestore = FirestoreHandler(store: store, projectID: projectID, signing: tokenSigning)
     ncmb = NCMBHandler(
       store: store, applicationKey: ncmbApplicationKey, clientKey: ncmbClientKey)
   }
@@ -79,7 +83,10 @@ public struct BackendEmulator: Sendable {
   private func route(_ request: HTTPRequest) async -> HTTPResponse {
     if request.method == .options { return Self.preflight(request) }
     var response =
-      NCMBHandler.handles(request) ? await ncmb.handle(request) : await firebase.handle(request)
+      NCMBHandler.handles(request)
+      ? await ncmb.handle(request)
+      : FirestoreHandler.handles(request)
+        ? await firestore.handle(request) : await firebase.handle(request)
     response.headerFields["Access-Control-Allow-Origin"] = "*"
     return response
   }

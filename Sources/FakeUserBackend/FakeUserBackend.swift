@@ -39,6 +39,7 @@ public final class FakeUserBackend: UserBackend {
     .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
     .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
     .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
+    .userDocuments,
   ]
 
   /// The accounts and tokens (the "server").

@@ -5,10 +5,17 @@ import Foundation
 /// value read from one backend compares equal to the same instant read from another.
 ///
 /// ``date(microseconds:)`` builds the `Date` nearest to the instant (one correctly rounded
-/// division), and ``microseconds(of:)`` inverts it exactly for every such `Date`.
+/// division), and ``microseconds(of:)`` inverts it exactly for every such `Date` within
+/// about 285 years of 2001 (a `Date` is a `Double` of seconds since 2001: beyond 2^53
+/// microseconds from then it is coarser than a microsecond). RFC 3339 text and integer
+/// microseconds are exact over the whole range 0001…9999.
 public enum DocumentTimestamp {
   /// Seconds from 1970-01-01 to 2001-01-01 (`Date`'s reference date).
   private static let referenceOffset: Int64 = 978_307_200
+  /// 0001-01-01T00:00:00Z in microseconds since 1970.
+  static let earliestMicroseconds: Int64 = -62_135_596_800 * 1_000_000
+  /// 9999-12-31T23:59:59.999999Z in microseconds since 1970.
+  static let latestMicroseconds: Int64 = 253_402_300_799 * 1_000_000 + 999_999
 
   /// The instant `microseconds` after 1970-01-01T00:00:00Z.
   public static func date(microseconds: Int64) -> Date {
@@ -22,7 +29,8 @@ public enum DocumentTimestamp {
   public static func microseconds(of date: Date) -> Int64? {
     guard DocumentValidation.isInRange(date) else { return nil }
     let sinceReference = (date.timeIntervalSinceReferenceDate * 1_000_000).rounded()
-    return Int64(sinceReference) + referenceOffset * 1_000_000
+    let micros = Int64(sinceReference) + referenceOffset * 1_000_000
+    return min(max(micros, earliestMicroseconds), latestMicroseconds)
   }
 
   /// The date rounded to microseconds (the value a Firestore-precision backend returns).
@@ -104,9 +112,7 @@ public enum DocumentTimestamp {
     let days = days(fromCivil: year, month, day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     let result = seconds * 1_000_000 + micros
-    let earliest: Int64 = -62_135_596_800 * 1_000_000
-    let latest: Int64 = 253_402_300_799 * 1_000_000 + 999_999
-    guard result >= earliest, result <= latest else { return nil }
+    guard result >= earliestMicroseconds, result <= latestMicroseconds else { return nil }
     return result
   }
 

@@ -6,10 +6,10 @@ import UserBackendKit
 struct DocumentTimestampTests {
   @Test(arguments: [
     ("1970-01-01T00:00:00.000000Z", Int64(0)),
-    ("2026-11-30T12:00:00.123456Z", Int64(1_764_504_000_123_456)),
+    ("2025-11-30T12:00:00.123456Z", Int64(1_764_504_000_123_456)),
     ("1969-12-31T23:59:59.999999Z", Int64(-1)),
     ("0001-01-01T00:00:00.000000Z", Int64(-62_135_596_800_000_000)),
-    ("9999-12-31T23:59:59.999999Z", Int64(253_402_300_799_999_999)),
+    ("9999-12-31T23:59:59.000000Z", Int64(253_402_300_799_000_000)),
     ("2024-02-29T00:00:00.000001Z", Int64(1_709_164_800_000_001)),
   ])
   func formatsAndParses(text: String, micros: Int64) {
@@ -21,10 +21,11 @@ struct DocumentTimestampTests {
   }
 
   @Test func acceptsOtherRFC3339Shapes() {
-    #expect(DocumentTimestamp.parseMicroseconds("2026-11-30T21:00:00+09:00") == 1_764_504_000_000_000)
-    #expect(DocumentTimestamp.parseMicroseconds("2026-11-30t12:00:00.5z") == 1_764_504_000_500_000)
     #expect(
-      DocumentTimestamp.parseMicroseconds("2026-11-30T12:00:00.123456789Z")
+      DocumentTimestamp.parseMicroseconds("2025-11-30T21:00:00+09:00") == 1_764_504_000_000_000)
+    #expect(DocumentTimestamp.parseMicroseconds("2025-11-30t12:00:00.5z") == 1_764_504_000_500_000)
+    #expect(
+      DocumentTimestamp.parseMicroseconds("2025-11-30T12:00:00.123456789Z")
         == 1_764_504_000_123_456)
   }
 
@@ -35,6 +36,15 @@ struct DocumentTimestampTests {
   ])
   func rejectsOtherText(text: String) {
     #expect(DocumentTimestamp.parseMicroseconds(text) == nil)
+  }
+
+  @Test func theLastMicrosecondFormatsAndParsesAsAnInteger() {
+    let last: Int64 = 253_402_300_799_999_999
+    #expect(DocumentTimestamp.rfc3339(microseconds: last) == "9999-12-31T23:59:59.999999Z")
+    #expect(DocumentTimestamp.parseMicroseconds("9999-12-31T23:59:59.999999Z") == last)
+    // A Date there is coarser than a microsecond: it is clamped into the range.
+    #expect(
+      DocumentTimestamp.rfc3339(DocumentValidation.latestTimestamp)?.hasPrefix("9999-") == true)
   }
 
   @Test func everyMicrosecondRoundTripsThroughDate() {

@@ -28,18 +28,22 @@ struct DocumentValidationTests {
   }
 
   @Test func emptyNamesAreRejectedAtEveryLevel() {
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["": .null])
-    } == "fields.")
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["m": .map(["": .null])])
-    } == "fields.m.")
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["a": .array([.map(["": .null])])])
-    } == "fields.a[0].")
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateUpdate(setting: [:], removing: [""])
-    } == "fields.")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["": .null])
+      } == "fields.")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["m": .map(["": .null])])
+      } == "fields.m.")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["a": .array([.map(["": .null])])])
+      } == "fields.a[0].")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateUpdate(setting: [:], removing: [""])
+      } == "fields.")
   }
 
   @Test func fieldNameLengthIsLimitedInBytes() throws {
@@ -53,12 +57,14 @@ struct DocumentValidationTests {
   }
 
   @Test func serverTimestampIsRefusedInsideArrays() {
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["a": .array([.serverTimestamp])])
-    } == "fields.a[0]")
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["a": .array([.map(["t": .serverTimestamp])])])
-    } == "fields.a[0].t")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["a": .array([.serverTimestamp])])
+      } == "fields.a[0]")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["a": .array([.map(["t": .serverTimestamp])])])
+      } == "fields.a[0].t")
   }
 
   @Test func depthIsLimitedToTwenty() throws {
@@ -69,44 +75,51 @@ struct DocumentValidationTests {
     }
     try DocumentValidation.validateCreate(["m": nested(20) { .map(["k": $0]) }])
     try DocumentValidation.validateCreate(["a": nested(20) { .array([$0]) }])
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["m": nested(21) { .map(["k": $0]) }])
-    }?.hasPrefix("fields.m.k") == true)
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["a": nested(21) { .array([$0]) }])
-    }?.hasPrefix("fields.a[0]") == true)
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["m": nested(21) { .map(["k": $0]) }])
+      }?.hasPrefix("fields.m.k") == true)
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["a": nested(21) { .array([$0]) }])
+      }?.hasPrefix("fields.a[0]") == true)
   }
 
   @Test func documentSizeIsLimited() throws {
     let big = String(repeating: "x", count: DocumentValidation.maximumDocumentSize - 100)
     try DocumentValidation.validateCreate(["b": .string(big)])
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate([
-        "b": .string(big), "c": .string(String(repeating: "y", count: 200)),
-      ])
-    } == "fields")
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateSize(
-        userID: "u", fields: ["b": .string(big + String(repeating: "z", count: 60))])
-    } == "fields")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate([
+          "b": .string(big), "c": .string(String(repeating: "y", count: 200)),
+        ])
+      } == "fields")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateSize(
+          userID: "u", fields: ["b": .string(big + String(repeating: "z", count: 60))])
+      } == "fields")
   }
 
   @Test func reservedAndConflictingNames() {
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateCreate(["acl": .null], reserved: ["acl"])
-    } == "fields.acl")
-    #expect(rejected { () throws(UserBackendError) in
-      try DocumentValidation.validateUpdate(setting: ["a": .null], removing: ["a"])
-    } == "fields.a")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateCreate(["acl": .null], reserved: ["acl"])
+      } == "fields.acl")
+    #expect(
+      rejected { () throws(UserBackendError) in
+        try DocumentValidation.validateUpdate(setting: ["a": .null], removing: ["a"])
+      } == "fields.a")
   }
 
   @Test func timestampsOutsideFirestoresRangeAreRejected() {
     let tooEarly = DocumentValidation.earliestTimestamp.addingTimeInterval(-1)
     let tooLate = DocumentValidation.latestTimestamp.addingTimeInterval(1)
     for date in [tooEarly, tooLate, Date(timeIntervalSinceReferenceDate: .nan)] {
-      #expect(rejected { () throws(UserBackendError) in
-        try DocumentValidation.validateCreate(["t": .timestamp(date)])
-      } == "fields.t")
+      #expect(
+        rejected { () throws(UserBackendError) in
+          try DocumentValidation.validateCreate(["t": .timestamp(date)])
+        } == "fields.t")
     }
   }
 }

@@ -39,7 +39,8 @@ extension NCMBHandler {
   /// `GET users/{objectId}`: public read; the owner's session token is echoed to the owner.
   func fetchUser(id: String, _ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
     guard let user = try ncmbStore({ try store.user(id: id) }) else { throw .noData }
-    var answer = Self.userObject(user)
+    try checkReadable(userID: id, context)
+    var answer = try addingUserFields(Self.userObject(user), userID: id)
     if context.sessionUserID == id { answer["sessionToken"] = context.sessionToken }
     return WireResponse.json(200, answer)
   }
@@ -51,6 +52,7 @@ extension NCMBHandler {
     let user = try ownedUser(id: id, context)
     let body = context.body
     if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
+    let fieldWrite = try userFieldWrite(body)  // custom fields and acl: NCMBUserFields.swift
     if let userName = body.string("userName"),
       (try? IdentifierCanonicalization.username(userName)) != user.username
     {
@@ -65,6 +67,7 @@ extension NCMBHandler {
       try Self.checkPassword(password)
       try ncmbStore { try store.updatePassword(userID: id, to: password) }
     }
+    try apply(fieldWrite, userID: id)
     return WireResponse.json(200, ["updateDate": Self.dateText(store.clock.now())])
   }
 

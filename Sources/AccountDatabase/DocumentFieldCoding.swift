@@ -1,0 +1,97 @@
+import Foundation
+import UserBackendKit
+
+/// The JSON text of a document's fields in the `documents` table: each value an object
+/// with one tag, so every ``UserBackendKit/DocumentValue`` reads back exactly.
+///
+/// `{"s":"text"}`, `{"i":"-9223372036854775808"}` (a decimal string: JSON numbers lose
+/// 64-bit integers), `{"d":"0.1"}` (Swift's shortest round-trip text, so `-0.0`, `nan`,
+/// `inf` and `-inf` survive), `{"b":true}`, `{"t":"1764504000123456"}` (microseconds since
+/// 1970 as a decimal string), `{"n":true}` (null), `{"a":[…]}`, `{"m":{…}}`. Keys sorted.
+enum DocumentFieldCoding {
+  /// The JSON text of `fields` (which must hold no server timestamp).
+  static func encode(_ fields: [String: DocumentValue]) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = try encoder.encode(fields.mapValues(Tagged.init))
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The fields of a stored JSON text.
+  /// - Throws: ``UserStoreError/database(message:)`` for text this encoding did not write.
+  static func decode(_ text: String) throws -> [String: DocumentValue] {
+    do {
+      return try JSONDecoder().decode([String: Tagged].self, from: Data(text.utf8))
+        .mapValues(\.value)
+    } catch {
+      throw UserStoreError.database(
+        message: "a stored document's fields are not in the documents table's encoding")
+    }
+  }
+
+  /// One tagged value.
+  struct Tagged: Codable {
+    let value: DocumentValue
+
+    init(_ value: DocumentValue) { self.value = value }
+
+    private struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(_ string: String) { stringValue = string }
+      init?(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      switch value {
+      case .string(let text): try container.encode(text, forKey: Key("s"))
+      case .integer(let number): try container.encode(String(number), forKey: Key("i"))
+      case .double(let number): try container.encode(String(number), forKey: Key("d"))
+      case .bool(let flag): try container.encode(flag, forKey: Key("b"))
+      case .timestamp(let date):
+        guard let micros = DocumentTimestamp.microseconds(of: date) else {
+          throw EncodingError.invalidValue(
+            date, .init(codingPath: [], debugDescription: "timestamp out of range"))
+        }
+        try container.encode(String(micros), forKey: Key("t"))
+      case .null: try container.encode(true, forKey: Key("n"))
+      case .array(let values): try container.encode(values.map(Tagged.init), forKey: Key("a"))
+      case .map(let fields):
+        try container.encode(fields.mapValues(Tagged.init), forKey: Key("m"))
+      case .serverTimestamp:
+        throw EncodingError.invalidValue(
+          "serverTimestamp", .init(codingPath: [], debugDescription: "unresolved sentinel"))
+      }
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Key.self)
+      guard container.allKeys.count == 1, let key = container.allKeys.first else {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "one tag"))
+      }
+      func number<T>(_ parse: (String) -> T?) throws -> T {
+        guard let parsed = parse(try container.decode(String.self, forKey: key)) else {
+          throw DecodingError.dataCorruptedError(
+            forKey: key, in: container, debugDescription: "not a number")
+        }
+        return parsed
+      }
+      switch key.stringValue {
+      case "s": value = .string(try container.decode(String.self, forKey: key))
+      case "i": value = .integer(try number { Int64($0) })
+      case "d": value = .double(try number { Double($0) })
+      case "b": value = .bool(try container.decode(Bool.self, forKey: key))
+      case "t": value = .timestamp(DocumentTimestamp.date(microseconds: try number { Int64($0) }))
+      case "n": value = .null
+      case "a": value = .array(try container.decode([Tagged].self, forKey: key).map(\.value))
+      case "m":
+        value = .map(try container.decode([String: Tagged].self, forKey: key).mapValues(\.value))
+      default:
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container, debugDescription: "unknown tag")
+      }
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import AccountDatabase
+import Foundation
+import UserBackendKit
+
+/// Firestore's typed-value JSON (`docs/wire/firestore.md` "Values") to and from
+/// ``UserBackendKit/DocumentValue``.
+///
+/// Read: `stringValue`, `integerValue` (a decimal string, or a JSON integer), `doubleValue`
+/// (a number, or `"NaN"`, `"Infinity"`, `"-Infinity"`), `booleanValue`, `nullValue`,
+/// `timestampValue` (RFC 3339), `arrayValue` (`{}` is empty), `mapValue` (`{}` is empty).
+/// `bytesValue`, `referenceValue` and `geoPointValue` are Firestore types without a
+/// ``UserBackendKit/DocumentValue`` case: refused with 400 `INVALID_ARGUMENT` naming the
+/// field, like any other malformed value. Written: the same shapes, `integerValue` always a
+/// string, timestamps with six fractional digits and `Z`, an empty array `{"arrayValue":{}}`.
+enum FirestoreValueCoding {
+  /// The fields of a `fields` object; `path` names it in errors (`"fields"`).
+  static func decodeFields(_ json: Any?, path: String) throws(FirestoreError)
+    -> [String: DocumentValue]
+  {
+    guard let json else { return [:] }
+    guard let object = json as? [String: Any] else {
+      throw .invalidArgument("Invalid value at '\(path)': expected an object of field values.")
+    }
+    var fields: [String: DocumentValue] = [:]
+    for (name, value) in object {
+      fields[name] = try decode(value, path: "\(path).\(name)")
+    }
+    return fields
+  }
+
+  /// One typed value.
+  static func decode(_ json: Any, path: String) throws(FirestoreError) -> DocumentValue {
+    guard let object = json as? [String: Any], object.count == 1, let entry = object.first
+    else {
+      throw .invalidArgument(
+        "Invalid value at '\(path)': a value is an object with exactly one of stringValue, "
+          + "integerValue, doubleValue, booleanValue, nullValue, timestampValue, arrayValue, "
+          + "mapValue.")
+    }
+    let (kind, raw) = (entry.key, entry.value)
+    func bad(_ reason: String) -> FirestoreError {
+      .invalidArgument("Invalid value at '\(path)' (\(kind)): \(reason)")
+    }
+    switch kind {
+    case "stringValue":
+      guard let text = raw as? String else { throw bad("expected a string") }
+      return .string(text)
+    case "integerValue":
+      if let text = raw as? String, let number = Int64(text) { return .integer(number) }
+      if let number = raw as? NSNumber, !(raw is String),
+        let exact = Int64(exactly: number.doubleValue),
+        String(describing: number) == String(exact)
+      {
+        return .integer(exact)
+      }
+      throw bad("expected a 64-bit integer as a decimal string")
+    case "doubleValue":
+      if let text = raw as? String {
+        switch text {
+        case "NaN": return .double(.nan)
+        case "Infinity": return .double(.infinity)
+        case "-Infinity": return .double(-.infinity)
+        default: if let number = Double(text) { return .double(number) }
+        }
+      }
+      if let number = raw as? NSNumber, !(raw is String) { return .double(number.doubleValue) }
+      throw bad("expected a number")
+    case "booleanValue":
+      guard let flag = raw as? Bool else { throw bad("expected true or false") }
+      return .bool(flag)
+    case "nullValue":
+      guard raw is NSNull || raw as? String == "NULL_VALUE" else { throw bad("expected null") }
+      return .null
+    case "timestampValue":
+      guard let text = raw as? String, let micros = DocumentTimestamp.parseMicroseconds(text)
+      else { throw bad("expected an RFC 3339 timestamp between 0001 and 9999") }
+      return .timestamp(DocumentTimestamp.date(microseconds: micros))
+    case "arrayValue":
+      guard let array = raw as? [String: Any] else { throw bad("expected an object") }
+      guard let values = array["values"] else { return .array([]) }
+      guard let list = values as? [Any] else { throw bad("values must be a list") }
+      var result: [DocumentValue] = []
+      for (index, element) in list.enumerated() {
+        result.append(try decode(element, path: "\(path)[\(index)]"))
+      }
+      return .array(result)
+    case "mapValue":
+      guard let map = raw as? [String: Any] else { throw bad("expected an object") }
+      return .map(try decodeFields(map["fields"], path: path))
+    case "bytesValue", "referenceValue", "geoPointValue":
+      throw bad("this emulator stores no \(kind) (the port's DocumentValue has no such case)")
+    default:
+      throw bad("unknown value type")
+    }
+  }
+
+  /// The `fields` object of a document.
+  static func encodeFields(_ fields: [String: DocumentValue]) -> [String: Any] {
+    fields.mapValues(encode)
+  }
+
+  /// One typed value (a ``UserBackendKit/DocumentValue/serverTimestamp`` never reaches here:
+  /// the store resolves it).
+  static func encode(_ value: DocumentValue) -> Any {
+    switch value {
+    case .string(let text): return ["stringValue": text]
+    case .integer(let number): return ["integerValue": String(number)]
+    case .double(let number):
+      if number.isNaN { return ["doubleValue": "NaN"] }
+      if number.isInfinite { return ["doubleValue": number < 0 ? "-Infinity" : "Infinity"] }
+      return ["doubleValue": number]
+    case .bool(let flag): return ["booleanValue": flag]
+    case .timestamp(let date):
+      return ["timestampValue": DocumentTimestamp.rfc3339(date) ?? ""]
+    case .null, .serverTimestamp: return ["nullValue": NSNull()]
+    case .array(let values):
+      return ["arrayValue": values.isEmpty ? [:] : ["values": values.map(encode)]]
+    case .map(let fields):
+      return ["mapValue": fields.isEmpty ? [:] : ["fields": encodeFields(fields)]]
+    }
+  }
+
+  /// The value at `path` inside `fields`, or `nil`.
+  static func value(at path: DocumentFieldPath, in fields: [String: DocumentValue])
+    -> DocumentValue?
+  {
+    guard let head = path.first, let value = fields[head] else { return nil }
+    guard path.count > 1 else { return value }
+    guard case .map(let nested) = value else { return nil }
+    return self.value(at: Array(path.dropFirst()), in: nested)
+  }
+}
+
+/// Firestore field paths (`updateMask.fieldPaths`, `fieldTransforms[].fieldPath`): names
+/// joined by `.`, each either simple (`[A-Za-z_][A-Za-z0-9_]*`) or quoted in backticks
+/// with `` \` `` and `\\` escapes (`` `display-name` ``).
+enum FirestoreFieldPath {
+  /// The names of `text`, or `nil` when it is not a field path.
+  static func parse(_ text: String) -> DocumentFieldPath? {
+    var names: [String] = []
+    var characters = Array(text)[...]
+    while true {
+      var name = ""
+      if characters.first == "`" {
+        characters.removeFirst()
+        var closed = false
+        while let character = characters.popFirst() {
+          if character == "\\" {
+            guard let escaped = characters.popFirst() else { return nil }
+            name.append(escaped)
+          } else if character == "`" {
+            closed = true
+            break
+          } else {
+            name.append(character)
+          }
+        }
+        guard closed, !name.isEmpty else { return nil }
+      } else {
+        while let character = characters.first, character != "." {
+          guard
+            character == "_" || (character.isASCII && (character.isLetter || character.isNumber))
+          else { return nil }
+          name.append(character)
+          characters.removeFirst()
+        }
+        guard let first = name.first, !first.isNumber else { return nil }
+      }
+      names.append(name)
+      guard let next = characters.popFirst() else { return names }
+      guard next == "." else { return nil }
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import AccountDatabase
+import Foundation
+import UserBackendKit
+
+extension FakeUserBackend {
+  /// The signed-in user's document in this backend's ``UserStore``
+  /// (``FakeUserDocumentStore``). Capability ``UserBackendKit/Capability/userDocuments``.
+  public var userDocuments: any UserDocumentStore { FakeUserDocumentStore(backend: self) }
+}
+
+/// The fake's ``UserBackendKit/UserDocumentStore``: documents in the backend's
+/// ``UserStore`` (one per account, deleted with it), under the owner rule the emulator and
+/// the shipped `firestore.rules` enforce: only the signed-in user reaches their document.
+///
+/// Every operation first takes the backend's session (refreshed when expired), so nobody
+/// signed in is `.notSignedIn`; a `userID` other than the signed-in user's is
+/// `.permissionDenied` (backend code `PERMISSION_DENIED`), whether that account exists or
+/// not. Writes are checked with ``UserBackendKit/DocumentValidation`` before the store is
+/// touched; server timestamps take the store clock's time, one per write, in microseconds.
+public struct FakeUserDocumentStore: UserDocumentStore {
+  /// The backend whose session and store are used.
+  public let backend: FakeUserBackend
+
+  /// The document store of `backend`.
+  public init(backend: FakeUserBackend) {
+    self.backend = backend
+  }
+
+  /// Reads the document; `nil` when it does not exist.
+  /// - Throws: ``UserBackendKit/UserBackendError`` `.notSignedIn`, `.permissionDenied`,
+  ///   `.sessionExpired`, `.server` (`DATABASE_ERROR`).
+  public func document(userID: String?) async throws(UserBackendError) -> UserDocument? {
+    let owner = try await ownerID(userID)
+    return try call { try backend.store.document(userID: owner)?.userDocument }
+  }
+
+  /// Creates the document unless it exists (atomically in the store).
+  /// - Throws: as ``document(userID:)``, and `.invalidInput(field: "fields.<name>")`.
+  public func createDocument(userID: String?, fields: [String: DocumentValue])
+    async throws(UserBackendError) -> DocumentCreation
+  {
+    try DocumentValidation.validateCreate(fields)
+    let owner = try await ownerID(userID)
+    let result = try call {
+      try backend.store.createDocumentIfAbsent(userID: owner, fields: fields)
+    }
+    return DocumentCreation(document: result.document.userDocument, created: result.created)
+  }
+
+  /// Merges fields into the document, creating it when absent.
+  /// - Throws: as ``createDocument(userID:fields:)``.
+  public func updateDocument(
+    userID: String?, setting fields: [String: DocumentValue], removing: Set<String>
+  ) async throws(UserBackendError) -> UserDocument {
+    try DocumentValidation.validateUpdate(setting: fields, removing: removing)
+    let owner = try await ownerID(userID)
+    return try call {
+      try backend.store.updateDocument(userID: owner, setting: fields, removing: removing)
+        .userDocument
+    }
+  }
+
+  /// Deletes the document; a missing one is fine.
+  /// - Throws: as ``document(userID:)``.
+  public func deleteDocument(userID: String?) async throws(UserBackendError) {
+    let owner = try await ownerID(userID)
+    _ = try call { try backend.store.deleteDocument(userID: owner) }
+  }
+
+  /// The signed-in user's ID when `userID` is `nil` or theirs; the owner rule otherwise.
+  private func ownerID(_ userID: String?) async throws(UserBackendError) -> String {
+    let session = try await backend.validSession(forceRefresh: false)
+    guard userID == nil || userID == session.user.id else {
+      throw UserBackendError(
+        .permissionDenied, backendCode: "PERMISSION_DENIED",
+        message: "Missing or insufficient permissions.")
+    }
+    return session.user.id
+  }
+
+  private func call<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
+    do {
+      return try body()
+    } catch DocumentStoreError.noSuchAccount {
+      throw UserBackendError(.sessionExpired, backendCode: "USER_NOT_FOUND")
+    } catch {
+      throw FakeUserBackend.mapped(error)
+    }
+  }
+}
