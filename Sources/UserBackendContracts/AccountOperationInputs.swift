@@ -33,7 +33,7 @@ public struct ProfileInput: Sendable, Hashable, Codable {
 public struct OutOfBandInput: Sendable, Hashable, Codable {
   /// The email address the code was sent to.
   public var email: String
-  /// `true`: send a code that differs from the right one.
+  /// `true`: send `<WRONG_OOB_CODE>`, a code no server issues, instead of the right one.
   public var wrongCode: Bool
 
   /// An input value.
@@ -59,7 +59,7 @@ public struct PasswordResetInput: Sendable, Hashable, Codable {
   public var email: String
   /// The new password, verbatim.
   public var newPassword: String
-  /// `true`: send a code that differs from the right one.
+  /// `true`: send `<WRONG_OOB_CODE>`, a code no server issues, instead of the right one.
   public var wrongCode: Bool
 
   /// An input value.

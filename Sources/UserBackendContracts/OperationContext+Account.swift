@@ -58,11 +58,14 @@ extension OperationContext {
       throw ContractSkip("the environment cannot read out-of-band (\(kind.rawValue)) codes")
     }
     secrets.insert(code)
-    // Same length, another character everywhere: a code the server did not issue.
-    let sent = wrong ? String(code.map { $0 == "x" ? "y" : "x" }) : code
-    secrets.insert(sent)
-    return sent
+    return wrong ? Self.wrongOutOfBandCode : code
   }
+
+  /// The code a `wrongCode` step sends: one no server issues. It is alias-shaped, so
+  /// cassette redaction keeps it as it is and a replay sends the very request that was
+  /// recorded (a fresh value would get the next alias number, which differs between the
+  /// recording, whose counter also saw the listing's codes, and the replay, whose does not).
+  static let wrongOutOfBandCode = "<WRONG_OOB_CODE>"
 }
 
 /// Secrets a run's operations met (out-of-band codes), shared with concurrent tasks and
