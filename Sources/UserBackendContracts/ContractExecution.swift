@@ -17,6 +17,8 @@ struct ContractExecution {
   var latestSubscription: EventCollector?
   /// Tokens and passwords seen in this run, scrubbed from every failure text.
   var secrets: Set<String> = []
+  /// Out-of-band codes the operations met, scrubbed likewise.
+  let codes = SecretSink()
 
   /// Runs every step; `nil` when all passed.
   /// - Throws: ``ContractSkip`` when the environment declines a step (no SMS code).
@@ -61,8 +63,11 @@ struct ContractExecution {
   {
     ContractFailure(
       step: index + 1, label: step.label, operation: step.operation.name.rawValue,
-      expected: redact(expected, secrets), actual: redact(actual, secrets))
+      expected: redact(expected, allSecrets), actual: redact(actual, allSecrets))
   }
+
+  /// Every secret of the run so far.
+  var allSecrets: Set<String> { secrets.union(codes.all) }
 
   private mutating func substitute(_ step: ContractStep) throws -> ContractStep {
     let values = self.values
@@ -74,7 +79,11 @@ struct ContractExecution {
 
   private mutating func collectPasswords(_ operation: ContractOperation) {
     switch operation {
-    case .signUp(let input), .signIn(let input): secrets.insert(input.password)
+    case .signUp(let input), .signIn(let input), .reauthenticate(let input),
+      .linkPassword(let input):
+      secrets.insert(input.password)
+    case .updatePassword(let password): secrets.insert(password)
+    case .confirmPasswordReset(let input): secrets.insert(input.newPassword)
     case .concurrent(let input): input.operations.forEach { collectPasswords($0) }
     default: break
     }
@@ -98,11 +107,12 @@ struct ContractExecution {
       clock.advance(by: seconds)
       return .none
     case .concurrent(let input):
-      let backend = self.backend
       let context = operationContext
+      let backends = try await concurrentBackends(input)
       let refreshesBefore = await environment.tokenRefreshRequests()
       let results = await withTaskGroup(of: (Int, Result<StepValue, any Error>).self) { group in
         for (number, operation) in input.operations.enumerated() {
+          let backend = backends[number]
           group.addTask {
             do {
               return (number, .success(try await context.perform(operation, on: backend)))
@@ -157,6 +167,26 @@ struct ContractExecution {
     }
   }
 
+  /// The backend each operation of a `concurrent` step runs on: this one, or with
+  /// `devices`, a new backend per operation over a copy of the current session (a device
+  /// each, signed in as the same user).
+  private func concurrentBackends(_ input: ConcurrentInput) async throws -> [any UserBackend] {
+    guard input.devices else {
+      return Array(repeating: backend, count: input.operations.count)
+    }
+    do {
+      let state = try await store.load()
+      var backends: [any UserBackend] = []
+      for _ in input.operations {
+        backends.append(
+          try await environment.makeBackend(sessionStore: InMemorySessionStore(state)))
+      }
+      return backends
+    } catch {
+      throw StepFailure(expected: "a backend per device", actual: describeError(error))
+    }
+  }
+
   /// How long `expectEvents` keeps listening after the expected number of events arrived,
   /// so that an extra event published by the same operation is seen and fails the
   /// (exact) comparison.
@@ -164,7 +194,8 @@ struct ContractExecution {
 
   private var operationContext: OperationContext {
     OperationContext(
-      environment: environment, records: records, latestVerificationID: latestVerificationID)
+      environment: environment, records: records, latestVerificationID: latestVerificationID,
+      secrets: codes)
   }
 }
 

@@ -38,6 +38,15 @@ public protocol ContractEnvironment: Sendable {
   /// - Throws: errors reading the environment; they fail the contract.
   func phoneVerificationCode(for verificationID: String) async throws -> String?
 
+  /// The latest out-of-band code of `kind` the backend sent to `email` (the code of a
+  /// password-reset or email-verification message), or `nil` when the environment cannot
+  /// see such messages (then the step skips the contract with that reason). Emulator
+  /// environments read the Auth Emulator listing
+  /// `GET /emulator/v1/projects/{id}/oobCodes`; replay answers it from the cassette.
+  /// - Throws: ``OutOfBandCodeNotFound`` when the environment sees the messages but none
+  ///   of `kind` went to `email`; errors reading the environment. They fail the step.
+  func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String?
+
   /// Called once when the run ends (not when it was skipped): replay checks that every
   /// interaction was used; record writes the cassette only when `passed`.
   /// - Throws: errors that fail the contract (unused interactions, a refused write).
@@ -64,6 +73,31 @@ extension ContractEnvironment {
 
   /// `nil`: requests are not visible.
   public func tokenRefreshRequests() async -> Int? { nil }
+}
+
+/// The kind of an out-of-band code: what the message carrying it was for. The raw values
+/// are the Auth Emulator's `requestType`s in its `oobCodes` listing.
+public enum OutOfBandCodeKind: String, Sendable, Hashable, CaseIterable {
+  /// A password-reset message (`sendPasswordReset`; completed by `confirmPasswordReset`).
+  case passwordReset = "PASSWORD_RESET"
+  /// An email-verification message (`sendEmailVerification`; completed by
+  /// `applyEmailVerification`).
+  case emailVerification = "VERIFY_EMAIL"
+}
+
+/// The environment sees out-of-band messages, but none of the kind went to the address.
+public struct OutOfBandCodeNotFound: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The address asked about.
+  public var email: String
+  /// The kind asked about.
+  public var kind: OutOfBandCodeKind
+  /// A value.
+  public init(email: String, kind: OutOfBandCodeKind) {
+    self.email = email
+    self.kind = kind
+  }
+  /// `no PASSWORD_RESET code was sent to a@example.com`.
+  public var description: String { "no \(kind.rawValue) code was sent to \(email)" }
 }
 
 /// Thrown by a harness or environment to skip a contract instead of failing it.

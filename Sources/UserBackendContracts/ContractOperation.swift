@@ -37,6 +37,38 @@ public enum OperationName: String, Sendable, Hashable, Codable, CaseIterable {
   /// Waits for the events of a subscription; input `{"subscription": "label"}`
   /// (optional: the latest subscription); expectation `{"events": [...]}`.
   case expectEvents
+  /// `UserBackend.reload()`; no input; the fresh user.
+  case reload
+  /// `UserBackend.updateProfile(displayName:photoURL:)`; input ``ProfileInput``.
+  case updateProfile
+  /// `UserBackend.updatePassword(_:)`; input `{"password": String}`.
+  case updatePassword
+  /// `UserBackend.updateEmail(_:)`; input `{"email": String}`; the updated user.
+  case updateEmail
+  /// `UserBackend.sendEmailVerification()`; no input.
+  case sendEmailVerification
+  /// `UserBackend.applyEmailVerification(code:)` with the code the environment reports
+  /// for the email; input ``OutOfBandInput``.
+  case applyEmailVerification
+  /// `UserBackend.confirmPasswordReset(code:newPassword:)` with the code the environment
+  /// reports for the email; input ``PasswordResetInput``.
+  case confirmPasswordReset
+  /// `UserBackend.reauthenticate(_:)`; input ``CredentialInput``; a session.
+  case reauthenticate
+  /// `UserBackend.linkPassword(_:)`; input ``CredentialInput``; a session.
+  case linkPassword
+  /// `UserDocumentStore.document(userID:)`; input ``DocumentTarget`` (optional).
+  case getDocument
+  /// `UserDocumentStore.createDocument(userID:fields:)`; input ``DocumentCreateInput``.
+  case createDocument
+  /// `UserDocumentStore.updateDocument(userID:setting:removing:)`; input
+  /// ``DocumentUpdateInput``.
+  case updateDocument
+  /// `UserDocumentStore.deleteDocument(userID:)`; input ``DocumentTarget`` (optional).
+  case deleteDocument
+  /// `UserDocumentStore.ensureDocument(for:displayName:)` for the signed-in user; input
+  /// `{"displayName": String}` (optional, default `"anonymous"`).
+  case ensureDocument
 }
 
 /// What a step does, with its input already typed.
@@ -73,6 +105,34 @@ public enum ContractOperation: Sendable, Hashable {
   case authStateChanges
   /// Wait for and check a subscription's events; `nil` means the latest subscription.
   case expectEvents(subscription: String?)
+  /// The signed-in user fresh from the server.
+  case reload
+  /// Change the display name and / or the photo URL.
+  case updateProfile(ProfileInput)
+  /// Change the password (never printed).
+  case updatePassword(password: String)
+  /// Change the email address.
+  case updateEmail(email: String)
+  /// Ask for an email verification message.
+  case sendEmailVerification
+  /// Complete email verification with the environment's code.
+  case applyEmailVerification(OutOfBandInput)
+  /// Complete a password reset with the environment's code.
+  case confirmPasswordReset(PasswordResetInput)
+  /// Sign the signed-in user in again.
+  case reauthenticate(CredentialInput)
+  /// Link a password credential to the signed-in guest.
+  case linkPassword(CredentialInput)
+  /// Read a user's document (the signed-in user's, or the user of a labelled step).
+  case getDocument(DocumentTarget)
+  /// Create a document only if absent.
+  case createDocument(DocumentCreateInput)
+  /// Merge fields into a document.
+  case updateDocument(DocumentUpdateInput)
+  /// Delete a document.
+  case deleteDocument(DocumentTarget)
+  /// The source app's "ensure the document exists" flow.
+  case ensureDocument(displayName: String?)
 
   /// The operation's name as written in contract files.
   public var name: OperationName {
@@ -93,6 +153,20 @@ public enum ContractOperation: Sendable, Hashable {
     case .deleteAccount: .deleteAccount
     case .authStateChanges: .authStateChanges
     case .expectEvents: .expectEvents
+    case .reload: .reload
+    case .updateProfile: .updateProfile
+    case .updatePassword: .updatePassword
+    case .updateEmail: .updateEmail
+    case .sendEmailVerification: .sendEmailVerification
+    case .applyEmailVerification: .applyEmailVerification
+    case .confirmPasswordReset: .confirmPasswordReset
+    case .reauthenticate: .reauthenticate
+    case .linkPassword: .linkPassword
+    case .getDocument: .getDocument
+    case .createDocument: .createDocument
+    case .updateDocument: .updateDocument
+    case .deleteDocument: .deleteDocument
+    case .ensureDocument: .ensureDocument
     }
   }
 }
@@ -130,20 +204,28 @@ public struct CredentialInput: Sendable, Hashable, Codable {
 
 /// Input of `concurrent`: `{"copies": N, "step": {...}}` runs N copies of one operation;
 /// `{"steps": [{...}, ...]}` runs a list. Inner steps have `op` and `input` only.
+/// `"devices": true` runs each operation on its own backend instance over a copy of the
+/// current session, like several devices signed in as the same user.
 public struct ConcurrentInput: Sendable, Hashable, Codable {
   /// The operations, already expanded (N copies appear N times).
   public var operations: [ContractOperation]
+  /// `true`: one backend (device) per operation; `false`: all on the step's backend.
+  public var devices: Bool
 
   /// An input running `operations` at once.
-  public init(operations: [ContractOperation]) { self.operations = operations }
+  public init(operations: [ContractOperation], devices: Bool = false) {
+    self.operations = operations
+    self.devices = devices
+  }
 
-  private enum CodingKeys: String, CodingKey { case copies, step, steps }
+  private enum CodingKeys: String, CodingKey { case copies, step, steps, devices }
 
   /// Decodes either form.
   /// - Throws: a format error when neither or both forms are given, or `copies` < 1.
   public init(from decoder: any Decoder) throws {
-    try ContractFormatError.checkKeys(decoder, allowed: ["copies", "step", "steps"])
+    try ContractFormatError.checkKeys(decoder, allowed: ["copies", "step", "steps", "devices"])
     let container = try decoder.container(keyedBy: CodingKeys.self)
+    devices = try container.decodeIfPresent(Bool.self, forKey: .devices) ?? false
     if let step = try container.decodeIfPresent(InnerStep.self, forKey: .step) {
       let copies = try container.decodeIfPresent(Int.self, forKey: .copies) ?? 1
       guard copies >= 1, copies <= 1000, !container.contains(.steps) else {
@@ -164,6 +246,7 @@ public struct ConcurrentInput: Sendable, Hashable, Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(operations.map(InnerStep.init), forKey: .steps)
+    if devices { try container.encode(true, forKey: .devices) }
   }
 
   /// A step inside `concurrent`: an operation and its input, nothing else.

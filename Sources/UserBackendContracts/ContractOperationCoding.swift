@@ -55,6 +55,24 @@ extension ContractOperation {
         String.self, forKey: .subscription)
     }
   }
+  private struct Password: Codable {
+    var password: String
+    init(password: String) { self.password = password }
+    init(from decoder: any Decoder) throws {
+      try ContractFormatError.checkKeys(decoder, allowed: ["password"])
+      password = try decoder.container(keyedBy: CodingKeys.self).decode(
+        String.self, forKey: .password)
+    }
+  }
+  private struct DisplayName: Codable {
+    var displayName: String?
+    init(displayName: String?) { self.displayName = displayName }
+    init(from decoder: any Decoder) throws {
+      try ContractFormatError.checkKeys(decoder, allowed: ["displayName"])
+      displayName = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(
+        String.self, forKey: .displayName)
+    }
+  }
   private struct NoInput: Codable {
     init() {}
     init(from decoder: any Decoder) throws {
@@ -94,8 +112,23 @@ extension ContractOperation {
     case .sendPasswordReset: return .sendPasswordReset(email: try input(Email.self).email)
     case .expectEvents:
       return .expectEvents(subscription: try optionalInput(Subscription.self)?.subscription)
+    case .updateProfile: return .updateProfile(try input(ProfileInput.self))
+    case .updatePassword: return .updatePassword(password: try input(Password.self).password)
+    case .updateEmail: return .updateEmail(email: try input(Email.self).email)
+    case .applyEmailVerification: return .applyEmailVerification(try input(OutOfBandInput.self))
+    case .confirmPasswordReset: return .confirmPasswordReset(try input(PasswordResetInput.self))
+    case .reauthenticate: return .reauthenticate(try input(CredentialInput.self))
+    case .linkPassword: return .linkPassword(try input(CredentialInput.self))
+    case .getDocument:
+      return .getDocument(try optionalInput(DocumentTarget.self) ?? DocumentTarget())
+    case .deleteDocument:
+      return .deleteDocument(try optionalInput(DocumentTarget.self) ?? DocumentTarget())
+    case .createDocument: return .createDocument(try input(DocumentCreateInput.self))
+    case .updateDocument: return .updateDocument(try input(DocumentUpdateInput.self))
+    case .ensureDocument:
+      return .ensureDocument(displayName: try optionalInput(DisplayName.self)?.displayName)
     case .currentUser, .signOut, .restart, .signInAnonymously, .deleteAccount,
-      .authStateChanges:
+      .authStateChanges, .reload, .sendEmailVerification:
       _ = try optionalInput(NoInput.self)
       switch name {
       case .currentUser: return .currentUser
@@ -103,6 +136,8 @@ extension ContractOperation {
       case .restart: return .restart
       case .signInAnonymously: return .signInAnonymously
       case .deleteAccount: return .deleteAccount
+      case .reload: return .reload
+      case .sendEmailVerification: return .sendEmailVerification
       default: return .authStateChanges
       }
     }
@@ -130,8 +165,24 @@ extension ContractOperation {
       if let subscription {
         try container.encode(Subscription(subscription: subscription), forKey: .input)
       }
+    case .updateProfile(let value): try container.encode(value, forKey: .input)
+    case .updatePassword(let password):
+      try container.encode(Password(password: password), forKey: .input)
+    case .updateEmail(let email): try container.encode(Email(email: email), forKey: .input)
+    case .applyEmailVerification(let value): try container.encode(value, forKey: .input)
+    case .confirmPasswordReset(let value): try container.encode(value, forKey: .input)
+    case .reauthenticate(let value), .linkPassword(let value):
+      try container.encode(value, forKey: .input)
+    case .getDocument(let target), .deleteDocument(let target):
+      if target.user != nil { try container.encode(target, forKey: .input) }
+    case .createDocument(let value): try container.encode(value, forKey: .input)
+    case .updateDocument(let value): try container.encode(value, forKey: .input)
+    case .ensureDocument(let displayName):
+      if let displayName {
+        try container.encode(DisplayName(displayName: displayName), forKey: .input)
+      }
     case .currentUser, .signOut, .restart, .signInAnonymously, .deleteAccount,
-      .authStateChanges:
+      .authStateChanges, .reload, .sendEmailVerification:
       break
     }
   }

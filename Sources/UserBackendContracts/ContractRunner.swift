@@ -112,7 +112,7 @@ public struct ContractRunner: Sendable {
           .failed(
             ContractFailure(
               step: nil, label: nil, operation: "finish", expected: "the environment to finish",
-              actual: redact(describeError(error), execution.secrets))))
+              actual: redact(describeError(error), execution.allSecrets))))
       }
     }
     return result(failure.map { .failed($0) } ?? .passed)

@@ -72,13 +72,24 @@ enum ContractValidation {
             + allowed.map(\.rawValue).sorted().joined(separator: " or "))
       }
     }
-    switch step.operation {
-    case .signInWithPhone(let input):
-      try require(input.verification, ".input.verification", [.startPhoneVerification])
-    case .expectEvents(let subscription):
-      try require(subscription, ".input.subscription", [.authStateChanges])
-    default: break
+    func checkOperation(_ operation: ContractOperation, _ inputPath: String) throws {
+      switch operation {
+      case .signInWithPhone(let input):
+        try require(input.verification, inputPath + ".verification", [.startPhoneVerification])
+      case .expectEvents(let subscription):
+        try require(subscription, inputPath + ".subscription", [.authStateChanges])
+      case .getDocument(let target), .deleteDocument(let target):
+        try require(target.user, inputPath + ".user")
+      case .createDocument(let input): try require(input.user, inputPath + ".user")
+      case .updateDocument(let input): try require(input.user, inputPath + ".user")
+      case .concurrent(let input):
+        for (number, inner) in input.operations.enumerated() {
+          try checkOperation(inner, inputPath + ".steps[\(number)].input")
+        }
+      default: break
+      }
     }
+    try checkOperation(step.operation, ".input")
     func checkShape(_ shape: UserShape, _ keyPath: String) throws {
       try require(shape.sameUserAs, keyPath + ".sameUserAs")
       try require(shape.differentUserFrom, keyPath + ".differentUserFrom")
@@ -93,6 +104,13 @@ enum ContractValidation {
       for (number, event) in events.enumerated() {
         if let shape = event.user { try checkShape(shape, ".expect.events[\(number)].user") }
       }
+    case .document(let document):
+      try require(document.sameUserAs, ".expect.document.sameUserAs")
+      for (name, field) in (document.fields ?? [:]).sorted(by: { $0.key < $1.key }) {
+        if case .userIDOf(let label) = field {
+          try require(label, ".expect.document.fields.\(name).userIDOf")
+        }
+      }
     default: break
     }
   }
@@ -101,14 +119,27 @@ enum ContractValidation {
     let name = step.operation.name
     let returnsUser: Set<OperationName> = [
       .signUp, .signIn, .currentUser, .signInAnonymously, .signInWithPhone,
-      .signInWithIdentityProvider,
+      .signInWithIdentityProvider, .reload, .updateProfile, .updateEmail, .reauthenticate,
+      .linkPassword,
+    ]
+    let returnsUserOnly: Set<OperationName> = [.currentUser, .reload, .updateProfile, .updateEmail]
+    let returnsDocument: Set<OperationName> = [
+      .getDocument, .createDocument, .updateDocument, .ensureDocument,
     ]
     let problem: String? =
       switch step.expectation {
       case .user where !returnsUser.contains(name):
         "a user expectation needs an operation that returns a user"
-      case .user(let shape) where shape.isNewUser != nil && name == .currentUser:
+      case .user(let shape) where shape.isNewUser != nil && returnsUserOnly.contains(name):
         "isNewUser is known only for operations that return a session"
+      case .document where !returnsDocument.contains(name):
+        "a document expectation needs getDocument, createDocument, updateDocument or "
+          + "ensureDocument"
+      case .document(let document)
+      where document.created != nil && name != .createDocument && name != .ensureDocument:
+        "created is known only for createDocument and ensureDocument"
+      case .document(let document) where document.isNil && name != .getDocument:
+        "a document expectation with nil is only for getDocument"
       case .noUser where name != .currentUser: "nil is only for currentUser"
       case .token where name != .idToken: "a token expectation is only for idToken"
       case .outcomes where name != .concurrent: "outcomes are only for concurrent"

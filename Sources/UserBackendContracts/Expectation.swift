@@ -13,6 +13,7 @@ import UserBackendKit
 ///   with `"refreshRequests": N`, also the number of token refresh requests the environment
 ///   saw on the wire during the step (checked where the environment can count them).
 /// - `{"events": [...]}`: the auth state events for `expectEvents`.
+/// - `{"document": {...}}`: a document, or none (``DocumentExpectation``).
 /// - `{"success": true}`: succeeds, same as omitting `expect`.
 public enum Expectation: Sendable, Hashable, Codable {
   /// The operation succeeds; its value is not checked.
@@ -25,15 +26,19 @@ public enum Expectation: Sendable, Hashable, Codable {
   case error(ErrorExpectation)
   /// A bearer token.
   case token(TokenExpectation)
-  /// Outcome counts of a `concurrent` step: `"success"` or a portable error name -> count;
+  /// Outcome counts of a `concurrent` step: `"success"` (a document creation counts as
+  /// `"created"` or `"existed"` instead) or a portable error name -> count;
   /// `refreshRequests`: how many token refresh requests the step must send (when the
   /// environment counts them, ``ContractEnvironment/tokenRefreshRequests()``).
   case outcomes([String: Int], refreshRequests: Int? = nil)
   /// The first events of an auth state subscription, in order.
   case events([EventExpectation])
+  /// A document (or its absence), and for creations whether the step created it.
+  case document(DocumentExpectation)
 
   private enum Keys: String, CodingKey, CaseIterable {
-    case success, user, token, outcomes, events, error, field, minimumLength, refreshRequests
+    case success, user, token, outcomes, events, document, error, field, minimumLength
+    case refreshRequests
     case isNil = "nil"
   }
 
@@ -42,7 +47,7 @@ public enum Expectation: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     try ContractFormatError.checkKeys(decoder, allowed: Keys.allCases.map(\.rawValue))
     let container = try decoder.container(keyedBy: Keys.self)
-    let kinds: [Keys] = [.success, .user, .isNil, .error, .token, .outcomes, .events]
+    let kinds: [Keys] = [.success, .user, .isNil, .error, .token, .outcomes, .events, .document]
     let present = kinds.filter { container.contains($0) }
     guard present.count == 1, let kind = present.first else {
       throw ContractFormatError.invalid(
@@ -66,12 +71,17 @@ public enum Expectation: Sendable, Hashable, Codable {
     case .user: self = .user(try container.decode(UserShape.self, forKey: .user))
     case .token: self = .token(try container.decode(TokenExpectation.self, forKey: .token))
     case .events: self = .events(try container.decode([EventExpectation].self, forKey: .events))
+    case .document:
+      self = .document(try container.decode(DocumentExpectation.self, forKey: .document))
     case .outcomes:
       let counts = try container.decode([String: Int].self, forKey: .outcomes)
       for (name, count) in counts {
-        guard name == "success" || PortableErrorName.all.contains(name) else {
+        guard
+          PortableErrorName.successOutcomes.contains(name) || PortableErrorName.all.contains(name)
+        else {
           throw ContractFormatError.invalid(
-            decoder, "outcomes", "unknown outcome \"\(name)\" (use success or an error name)")
+            decoder, "outcomes",
+            "unknown outcome \"\(name)\" (use success, created, existed or an error name)")
         }
         guard count >= 0 else {
           throw ContractFormatError.invalid(decoder, "outcomes", "counts must be >= 0")
@@ -96,6 +106,7 @@ public enum Expectation: Sendable, Hashable, Codable {
     case .user(let shape): try container.encode(shape, forKey: .user)
     case .token(let token): try container.encode(token, forKey: .token)
     case .events(let events): try container.encode(events, forKey: .events)
+    case .document(let document): try container.encode(document, forKey: .document)
     case .outcomes(let counts, let refreshes):
       try container.encode(counts, forKey: .outcomes)
       try container.encodeIfPresent(refreshes, forKey: .refreshRequests)
@@ -109,9 +120,13 @@ public enum PortableErrorName {
   /// Every name a contract may expect.
   public static let all: [String] = [
     "invalidInput", "accountAlreadyExists", "invalidCredentials", "weakPassword",
-    "invalidEmail", "userDisabled", "notSignedIn", "sessionExpired", "rateLimited",
-    "unsupported", "network", "server", "malformedResponse", "misconfigured",
+    "invalidEmail", "userDisabled", "notSignedIn", "sessionExpired", "requiresRecentLogin",
+    "userMismatch", "permissionDenied", "rateLimited", "unsupported", "network", "server",
+    "malformedResponse", "misconfigured",
   ]
+  /// The outcome names of a `concurrent` operation that succeeded: `success`, or for a
+  /// document creation (`createDocument`, `ensureDocument`) `created` / `existed`.
+  public static let successOutcomes: [String] = ["success", "created", "existed"]
 }
 
 /// An expected portable error: `{"error": "invalidInput", "field": "email"}`,
@@ -163,12 +178,20 @@ public struct UserShape: Sendable, Hashable, Codable {
   public var username: String?
   /// The E.164 phone number.
   public var phoneNumber: String?
-  /// The display name.
+  /// The display name; `""` means none (as `updateProfile` removes it).
   public var displayName: String?
   /// The provider IDs, compared as a sorted list.
   public var providers: [String]?
   /// Whether the user is anonymous.
   public var isAnonymous: Bool?
+  /// Whether the email address is verified (a backend that does not say fails).
+  public var emailVerified: Bool?
+  /// The photo URL, compared exactly; `""` means none (as `updateProfile` removes it).
+  public var photoURL: String?
+  /// `true`: the backend tells when the account was created; `false`: it does not.
+  public var createdAt: Bool?
+  /// `true`: the backend tells when the user last signed in; `false`: it does not.
+  public var lastSignInAt: Bool?
   /// Whether the session created the account (only for operations returning a session).
   public var isNewUser: Bool?
   /// The label of an earlier step whose user must have the same ID.
@@ -180,8 +203,14 @@ public struct UserShape: Sendable, Hashable, Codable {
   public init(
     email: String? = nil, username: String? = nil, phoneNumber: String? = nil,
     displayName: String? = nil, providers: [String]? = nil, isAnonymous: Bool? = nil,
-    isNewUser: Bool? = nil, sameUserAs: String? = nil, differentUserFrom: String? = nil
+    isNewUser: Bool? = nil, sameUserAs: String? = nil, differentUserFrom: String? = nil,
+    emailVerified: Bool? = nil, photoURL: String? = nil, createdAt: Bool? = nil,
+    lastSignInAt: Bool? = nil
   ) {
+    self.emailVerified = emailVerified
+    self.photoURL = photoURL
+    self.createdAt = createdAt
+    self.lastSignInAt = lastSignInAt
     self.email = email
     self.username = username
     self.phoneNumber = phoneNumber
@@ -200,7 +229,8 @@ public struct UserShape: Sendable, Hashable, Codable {
       decoder,
       allowed: [
         "email", "username", "phoneNumber", "displayName", "providers", "isAnonymous",
-        "isNewUser", "sameUserAs", "differentUserFrom",
+        "isNewUser", "sameUserAs", "differentUserFrom", "emailVerified", "photoURL",
+        "createdAt", "lastSignInAt",
       ])
     let container = try decoder.container(keyedBy: CodingKeys.self)
     email = try container.decodeIfPresent(String.self, forKey: .email)
@@ -212,6 +242,10 @@ public struct UserShape: Sendable, Hashable, Codable {
     isNewUser = try container.decodeIfPresent(Bool.self, forKey: .isNewUser)
     sameUserAs = try container.decodeIfPresent(String.self, forKey: .sameUserAs)
     differentUserFrom = try container.decodeIfPresent(String.self, forKey: .differentUserFrom)
+    emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
+    photoURL = try container.decodeIfPresent(String.self, forKey: .photoURL)
+    createdAt = try container.decodeIfPresent(Bool.self, forKey: .createdAt)
+    lastSignInAt = try container.decodeIfPresent(Bool.self, forKey: .lastSignInAt)
   }
 }
 

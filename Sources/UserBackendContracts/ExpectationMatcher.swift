@@ -51,6 +51,8 @@ struct ExpectationMatcher {
         return Mismatch(expected: "\(expected.count) events", actual: value.summary)
       }
       return matchEvents(expected, events)
+    case (.document(let expected), .success(let value)):
+      return matchDocument(expected, value)
     }
   }
 
@@ -81,7 +83,31 @@ struct ExpectationMatcher {
     compare("email", shape.email, user.email)
     compare("username", shape.username, user.username)
     compare("phoneNumber", shape.phoneNumber, user.phoneNumber)
-    compare("displayName", shape.displayName, user.displayName)
+    // `""` expects none, as `updateProfile` removes a field with `""`.
+    func compareOptional(_ name: String, _ expected: String?, _ actual: String?) {
+      guard let expected else { return }
+      let actual = actual?.isEmpty == true ? nil : actual
+      if expected.isEmpty {
+        if let actual { problems.append("no \(name) but got \"\(actual)\"") }
+      } else {
+        compare(name, expected, actual)
+      }
+    }
+    compareOptional("displayName", shape.displayName, user.displayName)
+    compareOptional("photoURL", shape.photoURL, user.photoURL?.absoluteString)
+    if let expected = shape.emailVerified, expected != user.emailVerified {
+      problems.append(
+        "emailVerified \(expected) but got " + (user.emailVerified.map { "\($0)" } ?? "unknown"))
+    }
+    func presence(_ name: String, _ expected: Bool?, _ actual: Date?) {
+      guard let expected, expected != (actual != nil) else { return }
+      problems.append(
+        expected
+          ? "\(name) to be known but got none"
+          : "no \(name) but got \(actual.map { "\($0)" } ?? "")")
+    }
+    presence("createdAt", shape.createdAt, user.createdAt)
+    presence("lastSignInAt", shape.lastSignInAt, user.lastSignInAt)
     if let providers = shape.providers, providers.sorted() != user.providers.sorted() {
       problems.append(
         "providers [\(providers.sorted().joined(separator: ", "))] but got "
@@ -102,7 +128,7 @@ struct ExpectationMatcher {
     return problems
   }
 
-  private func sameUser(_ label: String, _ user: User, same: Bool) -> String? {
+  func sameUser(_ label: String, _ user: User, same: Bool) -> String? {
     guard let other = records[label]?.user else {
       return "step \"\(label)\" produced no user to compare with"
     }
@@ -235,6 +261,7 @@ struct ExpectationMatcher {
     case .events(let events):
       return "events " + events.map(describeExpected).joined(separator: ", ")
     case .user(let shape): return "user(" + describeShape(shape) + ")"
+    case .document(let document): return describeExpected(document)
     case .token(let token):
       var parts: [String] = []
       if let label = token.differentFrom { parts.append("different from step \"\(label)\"") }
@@ -264,6 +291,12 @@ struct ExpectationMatcher {
     if let value = shape.username { parts.append("username: \"\(value)\"") }
     if let value = shape.phoneNumber { parts.append("phoneNumber: \"\(value)\"") }
     if let value = shape.displayName { parts.append("displayName: \"\(value)\"") }
+    if let value = shape.photoURL { parts.append("photoURL: \"\(value)\"") }
+    if let value = shape.emailVerified { parts.append("emailVerified: \(value)") }
+    if let value = shape.createdAt { parts.append("createdAt " + (value ? "known" : "unknown")) }
+    if let value = shape.lastSignInAt {
+      parts.append("lastSignInAt " + (value ? "known" : "unknown"))
+    }
     if let value = shape.providers {
       parts.append("providers: [\(value.sorted().joined(separator: ", "))]")
     }

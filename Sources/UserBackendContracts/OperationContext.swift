@@ -7,6 +7,8 @@ struct OperationContext: Sendable {
   let environment: any ContractEnvironment
   let records: [String: StepValue]
   let latestVerificationID: String?
+  /// Where out-of-band codes go, so that no report prints them.
+  let secrets: SecretSink
 
   /// Runs `operation` on `backend`.
   /// - Throws: the backend's error; ``ContractSkip`` when the environment cannot supply
@@ -43,13 +45,18 @@ struct OperationContext: Sendable {
     case .deleteAccount:
       try await backend.deleteAccount()
       return .none
+    case .reload, .updateProfile, .updatePassword, .updateEmail, .sendEmailVerification,
+      .applyEmailVerification, .confirmPasswordReset, .reauthenticate, .linkPassword:
+      return try await performAccountOperation(operation, on: backend)
+    case .getDocument, .createDocument, .updateDocument, .deleteDocument, .ensureDocument:
+      return try await performDocumentOperation(operation, on: backend)
     case .restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents:
       throw ContractExecution.StepFailure(
         expected: "an operation that can run here", actual: operation.name.rawValue)
     }
   }
 
-  private func credential(_ input: CredentialInput) -> PasswordCredential {
+  func credential(_ input: CredentialInput) -> PasswordCredential {
     if let username = input.username {
       return .username(username, password: input.password)
     }

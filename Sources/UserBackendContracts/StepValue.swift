@@ -22,6 +22,10 @@ indirect enum StepValue: Sendable {
     [String: Int], values: [StepValue], refreshRequests: Int?, failures: [String] = [])
   /// An `expectEvents` step: the events observed.
   case events([AuthStateChange])
+  /// A document read or written (`nil`: absent).
+  case document(UserDocument?)
+  /// A `createDocument` / `ensureDocument` answer.
+  case creation(DocumentCreation)
 
   /// The user this value carries, if any.
   var user: User? {
@@ -30,7 +34,16 @@ indirect enum StepValue: Sendable {
     case .user(let user): user
     case .token(_, let user, _): user
     case .outcomes(_, let values, _, _): values.first?.user
-    case .verificationID, .none, .events: nil
+    case .verificationID, .none, .events, .document, .creation: nil
+    }
+  }
+
+  /// The document this value carries, if any (`nil` also for an absent document).
+  var document: UserDocument? {
+    switch self {
+    case .document(let document): document
+    case .creation(let creation): creation.document
+    default: nil
     }
   }
 
@@ -76,8 +89,17 @@ indirect enum StepValue: Sendable {
       "outcomes " + describeCounts(counts)
         + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
     case .events(let events): "events " + describeEvents(events)
+    case .document(let document): document.map(describe) ?? "no document (nil)"
+    case .creation(let creation):
+      describe(creation.document) + ", created: \(creation.created)"
     }
   }
+}
+
+/// `document(userID: "…", fields: {"a": {"string": "x"}})`.
+func describe(_ document: UserDocument) -> String {
+  "document(userID: \"\(document.userID)\", fields: "
+    + ContractValue.describe(document.fields) + ")"
 }
 
 /// `user(id: "…", email: "…", providers: [password], isAnonymous: false)`.
@@ -87,6 +109,8 @@ func describe(_ user: User) -> String {
   if let username = user.username { parts.append("username: \"\(username)\"") }
   if let phone = user.phoneNumber { parts.append("phoneNumber: \"\(phone)\"") }
   if let name = user.displayName { parts.append("displayName: \"\(name)\"") }
+  if let url = user.photoURL { parts.append("photoURL: \"\(url.absoluteString)\"") }
+  if let verified = user.emailVerified { parts.append("emailVerified: \(verified)") }
   parts.append("providers: [\(user.providers.joined(separator: ", "))]")
   parts.append("isAnonymous: \(user.isAnonymous)")
   return "user(" + parts.joined(separator: ", ") + ")"
@@ -123,10 +147,12 @@ func describeError(_ error: any Error) -> String {
   return "error \(type(of: error)): \(error)"
 }
 
-/// The outcome name of a `concurrent` sub-operation: `"success"` or the portable error
-/// name (`"other"` for errors that are not `UserBackendError`).
+/// The outcome name of a `concurrent` sub-operation: `"success"` (for a document creation
+/// `"created"` or `"existed"`) or the portable error name (`"other"` for errors that are
+/// not `UserBackendError`).
 func outcomeName(_ result: Result<StepValue, any Error>) -> String {
   switch result {
+  case .success(.creation(let creation)): creation.created ? "created" : "existed"
   case .success: "success"
   case .failure(let error as UserBackendError): error.code.name
   case .failure: "other"

@@ -144,6 +144,9 @@ struct RecordingEnvironment: ContractEnvironment {
   /// A live server sends real SMS; the code is not available to the harness.
   func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
 
+  /// A live server sends real email; the codes are not visible.
+  func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? { nil }
+
   /// Writes the cassette when the run passed (leak scan first).
   /// - Throws: `CassetteError` (a leak, an I/O error).
   func finish(passed: Bool) async throws {

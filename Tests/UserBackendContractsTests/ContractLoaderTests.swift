@@ -140,7 +140,9 @@ import UserBackendContracts
     for capability in [
       "emailPassword", "usernamePassword", "tokenRefresh", "controllableClock",
       "anonymousSignIn", "phoneNumberSignIn", "identityProviderSignIn", "passwordReset",
-      "accountDeletion", "authStateChanges",
+      "accountDeletion", "authStateChanges", "userReload", "profileUpdate", "passwordUpdate",
+      "emailUpdate", "emailVerification", "passwordResetCompletion", "reauthentication",
+      "anonymousUpgrade", "userDocuments",
     ] {
       #expect(required.contains(capability), "no contract requires \(capability)")
     }

@@ -131,6 +131,7 @@ import UserBackendKit
           try await base.makeBackend(sessionStore: sessionStore)
         }
         func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
+        func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? { nil }
         func finish(passed: Bool) async throws {}
       }
     }
@@ -164,6 +165,7 @@ import UserBackendKit
           try await base.makeBackend(sessionStore: sessionStore)
         }
         func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
+        func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? { nil }
         func finish(passed: Bool) async throws { throw Unused() }
       }
     }

@@ -11,6 +11,13 @@ final class MemoryServer: Sendable {
     var email: String?
     var username: String?
     var password: String
+    var displayName: String? = nil
+    var photoURL: URL? = nil
+    var emailVerified = false
+    var createdAt: Date? = nil
+    /// Passwords replaced by `updatePassword` (only the `oldPasswordStillWorks` flaw
+    /// accepts them).
+    var previousPasswords: [String] = []
   }
   /// A deliberate bug; each one must make some contract fail (FlawedBackendTests).
   enum Flaw: Sendable, Hashable, CaseIterable {
@@ -57,11 +64,52 @@ final class MemoryServer: Sendable {
     /// The session lives in the backend instance, not in the session store: a restarted
     /// backend (a new instance over the same stores) has no current user.
     case memoryOnlySession
+    // Account management (issue 20) and documents (issue 13): MemoryBackend+Account.swift,
+    // MemoryDocumentStore.swift.
+    /// `updateProfile` answers the new profile but does not store it.
+    case profileNotStored
+    /// `updateProfile` with `""` keeps the photo URL.
+    case photoNeverRemoved
+    /// `applyEmailVerification` accepts the code but never marks the address verified.
+    case emailNeverVerified
+    /// Users carry no creation time.
+    case noCreationTime
+    /// `updatePassword` adds the new password and keeps the old one working.
+    case oldPasswordStillWorks
+    /// A session's age is never checked: no `requiresRecentLogin`.
+    case noRecentLoginCheck
+    /// `reauthenticate` accepts another account's credential (and switches to it).
+    case reauthenticateAcceptsOtherAccount
+    /// `linkPassword` creates a new account instead of upgrading the guest.
+    case linkCreatesNewUser
+    /// `applyEmailVerification` and `confirmPasswordReset` accept any code.
+    case anyCodeAccepted
+    /// The document store ignores the owner rule.
+    case documentsIgnoreOwner
+    /// `createDocument` does not check for an existing document: it overwrites and always
+    /// reports `created`.
+    case createOverwrites
+    /// Integers are stored as doubles.
+    case integersAsDoubles
+    /// Timestamps are stored to the second.
+    case timestampsToSeconds
+    /// `updateDocument` replaces the whole document instead of merging.
+    case updateReplaces
+    /// Document reads with nobody signed in answer `nil` instead of `notSignedIn`.
+    case documentsWithoutSignIn
+    /// Documents answer another owner's ID.
+    case documentWrongOwner
   }
 
   let clock: ManualClock
   let flaws: Set<Flaw>
-  private let accounts = Mutex<[String: Account]>([:])
+  let accounts = Mutex<[String: Account]>([:])
+  /// Documents by owner ID.
+  let documents = Mutex<[String: UserDocument]>([:])
+  /// Out-of-band codes "sent", oldest first.
+  let codes = Mutex<[(email: String, kind: OutOfBandCodeKind, code: String, used: Bool)]>([])
+  /// When each user last proved their password (sign-up, sign-in, reauthentication).
+  let authenticatedAt = Mutex<[String: Date]>([:])
   private let counter = Atomic<Int>(0)
   private let refreshCount = Atomic<Int>(0)
 
@@ -98,7 +146,12 @@ final class MemoryBackend: UserBackend {
   let refreshes = SingleFlight<String, AuthSession>()
   var backendID: String { "memory" }
   var capabilities: Set<Capability> {
-    [.emailPassword, .usernamePassword, .tokenRefresh, .authStateChanges, .anonymousSignIn]
+    [
+      .emailPassword, .usernamePassword, .tokenRefresh, .authStateChanges, .anonymousSignIn,
+      .passwordReset, .accountDeletion, .userReload, .profileUpdate, .passwordUpdate,
+      .emailUpdate, .emailVerification, .passwordResetCompletion, .reauthentication,
+      .anonymousUpgrade, .userDocuments,
+    ]
   }
 
   /// The session of a `memoryOnlySession` backend.
@@ -109,9 +162,9 @@ final class MemoryBackend: UserBackend {
     self.sessionStore = sessionStore
   }
 
-  private func has(_ flaw: MemoryServer.Flaw) -> Bool { server.flaws.contains(flaw) }
+  func has(_ flaw: MemoryServer.Flaw) -> Bool { server.flaws.contains(flaw) }
 
-  private func loadSession() async throws(UserBackendError) -> AuthSession? {
+  func loadSession() async throws(UserBackendError) -> AuthSession? {
     if has(.memoryOnlySession) { return memorySession.withLock { $0 } }
     do {
       return try await sessionStore.load().session
@@ -126,7 +179,7 @@ final class MemoryBackend: UserBackend {
       ?? UserBackendError(.misconfigured(setting: "sessionStore", reason: "\(error)"))
   }
 
-  private func saveSession(_ session: AuthSession?) async throws(UserBackendError) {
+  func saveSession(_ session: AuthSession?) async throws(UserBackendError) {
     if has(.memoryOnlySession) {
       memorySession.withLock { $0 = session }
     } else {
@@ -143,19 +196,19 @@ final class MemoryBackend: UserBackend {
   }
 
   /// An unsigned JWT whose `sub` is the user (or, flawed, someone else).
-  private func bearerToken(for user: User) -> String {
+  func bearerToken(for user: User) -> String {
     let subject = has(.tokenForAnotherSubject) ? "someone-else" : user.id
     return JSONWebToken.unsigned(claims: ["sub": subject, "jti": server.nextNumber()])
   }
 
-  private func key(_ credential: PasswordCredential) -> String {
+  func key(_ credential: PasswordCredential) -> String {
     switch credential.identifier {
     case .email(let email): "e:" + email
     case .username(let name): "u:" + name
     }
   }
 
-  private func makeSession(_ user: User, isNewUser: Bool) -> AuthSession {
+  func makeSession(_ user: User, isNewUser: Bool) -> AuthSession {
     let now = server.clock.now()
     return AuthSession(
       user: user, bearerToken: bearerToken(for: user),
@@ -164,7 +217,7 @@ final class MemoryBackend: UserBackend {
       isNewUser: isNewUser || has(.alwaysNewUser))
   }
 
-  private func user(_ account: MemoryServer.Account) -> User {
+  func user(_ account: MemoryServer.Account) -> User {
     var email = account.email
     if has(.wrongEmail), email != nil { email = "wrong@example.com" }
     if has(.emailNotCanonical), let value = email { email = " " + value.uppercased() }
@@ -172,11 +225,13 @@ final class MemoryBackend: UserBackend {
     if has(.wrongUsername), username != nil { username = "someone-else" }
     let id = has(.newIDOnSignIn) ? "\(account.id)-\(server.nextNumber())" : account.id
     return User(
-      id: id, email: email, username: username,
-      providers: has(.wrongProviders) ? [] : ["password"])
+      id: id, email: email, username: username, displayName: account.displayName,
+      providers: has(.wrongProviders) ? [] : ["password"],
+      emailVerified: account.email == nil ? nil : account.emailVerified,
+      photoURL: account.photoURL, createdAt: has(.noCreationTime) ? nil : account.createdAt)
   }
 
-  private func store(_ session: AuthSession) async throws(UserBackendError) -> AuthSession {
+  func store(_ session: AuthSession) async throws(UserBackendError) -> AuthSession {
     try await saveSession(session)
     broadcaster.publish(AuthStateChange(.signedIn, user: session.user))
     if has(.duplicateSignedInEvent) {
@@ -186,7 +241,7 @@ final class MemoryBackend: UserBackend {
   }
 
   /// Applies the error flaws to a validation error.
-  private func validated<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
+  func validated<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
     do {
       return try body()
     } catch {
@@ -206,7 +261,8 @@ final class MemoryBackend: UserBackend {
   func signUp(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession {
     let valid = try validated { try CredentialValidation.validate(credential, forSignUp: true) }
     var account = MemoryServer.Account(
-      id: "user-\(server.nextNumber())", password: valid.password)
+      id: "user-\(server.nextNumber())", password: valid.password,
+      createdAt: server.clock.now())
     switch valid.identifier {
     case .email(let email): account.email = email
     case .username(let name): account.username = name
@@ -218,18 +274,23 @@ final class MemoryBackend: UserBackend {
     } catch {
       throw Self.typed(error)
     }
+    server.noteAuthentication(created.id)
     return try await store(makeSession(user(created), isNewUser: true))
   }
 
   func signIn(_ credential: PasswordCredential) async throws(UserBackendError) -> AuthSession {
     let valid = try validated { try CredentialValidation.validate(credential, forSignUp: false) }
-    guard let account = server.account(key: key(valid)), account.password == valid.password
+    guard let account = server.account(key: key(valid)),
+      account.password == valid.password
+        || (has(.oldPasswordStillWorks) && account.previousPasswords.contains(valid.password))
     else { throw UserBackendError(.invalidCredentials, backendCode: "BAD_LOGIN") }
+    server.noteAuthentication(account.id)
     return try await store(makeSession(user(account), isNewUser: false))
   }
 
   func signInAnonymously() async throws(UserBackendError) -> AuthSession {
     let id = "anon-\(server.nextNumber())"
+    server.noteAuthentication(id)
     return try await store(
       makeSession(
         User(id: id, providers: [], isAnonymous: !has(.anonymousNotFlagged)), isNewUser: true))
@@ -301,6 +362,8 @@ struct MemoryHarness: ContractHarness {
   var controllableClock = true
   /// Whether the environment reports the server's refresh count (as a wire harness does).
   var countsRefreshes = true
+  /// Whether the environment can read out-of-band codes.
+  var seesCodes = true
 
   func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
     -> any ContractEnvironment
@@ -310,7 +373,7 @@ struct MemoryHarness: ContractHarness {
     return Environment(
       server: server, capabilities: capabilities ?? probe.capabilities,
       clock: controllableClock ? server.clock : nil, variables: variables,
-      countsRefreshes: countsRefreshes)
+      countsRefreshes: countsRefreshes, seesCodes: seesCodes)
   }
 
   struct Environment: ContractEnvironment {
@@ -319,10 +382,18 @@ struct MemoryHarness: ContractHarness {
     let clock: ManualClock?
     let variables: [String: String]
     let countsRefreshes: Bool
+    let seesCodes: Bool
     func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
       MemoryBackend(server: server, sessionStore: sessionStore)
     }
     func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
+    func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? {
+      guard seesCodes else { return nil }
+      guard let code = server.latestCode(email: email, kind: kind) else {
+        throw OutOfBandCodeNotFound(email: email, kind: kind)
+      }
+      return code
+    }
     func finish(passed: Bool) async throws {}
     func tokenRefreshRequests() async -> Int? { countsRefreshes ? server.refreshes : nil }
   }

@@ -143,6 +143,16 @@ struct EmulatorEnvironment: ContractEnvironment {
     return code
   }
 
+  /// The latest out-of-band code of `kind` for `email` from the emulator's
+  /// `GET /emulator/v1/projects/{id}/oobCodes` listing, sent through the run's transport
+  /// (so a recording keeps the request and its answer in the cassette).
+  /// - Throws: `OutOfBandCodeNotFound`, ``OutOfBandListingError``, transport errors.
+  func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? {
+    try await OutOfBandCodeListing.latestCode(
+      email: email, kind: kind, projectID: WireBackend.projectID,
+      host: keys.firebaseEmulatorHost, transport: transport)
+  }
+
   /// Stops the loopback server; when recording, writes the cassette if the run passed.
   /// - Throws: `CassetteError` (a leak, an I/O error) when recording.
   func finish(passed: Bool) async throws {

@@ -74,5 +74,8 @@ struct LiveEnvironment: ContractEnvironment {
   /// A live server sends real SMS; the code is not visible.
   func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
 
+  /// A live server sends real email; the codes are not visible.
+  func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? { nil }
+
   func finish(passed: Bool) async throws {}
 }

@@ -183,6 +183,17 @@ struct ReplayEnvironment: ContractEnvironment {
     return "4" + String(repeating: "0", count: 5 - digits.count) + digits
   }
 
+  /// The code from the recorded answer of the emulator's `oobCodes` listing (the
+  /// recording sent the same request through the recorder): the code's alias
+  /// (`<OOB_CODE_1>`), which the adapter sends back and the replayed request matches.
+  /// - Throws: `OutOfBandCodeNotFound`, ``OutOfBandListingError``, `ReplayError` when the
+  ///   cassette has no such request.
+  func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? {
+    try await OutOfBandCodeListing.latestCode(
+      email: email, kind: kind, projectID: WireBackend.projectID,
+      host: keys.firebaseEmulatorHost, transport: session.transport)
+  }
+
   /// Fails when the run passed but left recorded entries unused.
   /// - Throws: `ReplayError.unusedEntries`.
   func finish(passed: Bool) async throws {
@@ -207,6 +218,8 @@ struct MissingCassetteEnvironment: ContractEnvironment {
   }
 
   func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
+
+  func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? { nil }
 
   func finish(passed: Bool) async throws {}
 }
