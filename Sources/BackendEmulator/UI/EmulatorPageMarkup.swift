@@ -109,9 +109,10 @@ extension EmulatorPage {
     table { border-collapse: collapse; width: 100%; }
     th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line);
       vertical-align: top; }
-    th { font-weight: 600; color: var(--muted); white-space: nowrap; }
+    th { font-weight: 600; color: var(--muted); }
     td { overflow-wrap: break-word; }
-    td.id, td.time, td.actions { white-space: nowrap; }
+    td.id, td.actions { white-space: nowrap; }
+    td.time { min-width: 7em; }
     td.id, td.code, td.path { font-family: ui-monospace, monospace; font-size: 12px; }
     tr.selected td { background: #e8f0fe; }
     tr.disabled td { color: var(--muted); }
