@@ -36,6 +36,8 @@ public struct BackendEmulator: Sendable {
   public let firestore: FirestoreHandler
   /// Receives one record per request handled (query values redacted); `nil` logs nothing.
   public let logger: HTTPLogger?
+  /// The last 200 requests, for the web page (`GET /emulator/v1/projects/{id}/requests`).
+  public let requestLog = EmulatorRequestLog()
 
   /// An emulator over `store`.
   ///
@@ -72,22 +74,40 @@ public struct BackendEmulator: Sendable {
   /// Browser clients are allowed in: an `OPTIONS` preflight gets `204` with permissive
   /// CORS fields, and every answer carries `Access-Control-Allow-Origin: *` (as the
   /// Firebase Auth Emulator does), so the vendors' JavaScript SDKs can use the emulator.
+  ///
+  /// The web page, the emulator-only endpoints and admin calls (`Bearer owner`) are the
+  /// exception: they answer only loopback `Host`s, else `403`, and carry no CORS fields
+  /// (``LoopbackGuard``).
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-    guard let logger else { return await route(request) }
-    let logged = try? await LoggingMiddleware(logger: logger).intercept(request) {
-      await route($0)
+    let start = ContinuousClock.now
+    var response = HTTPResponse(status: 500)
+    if let logger {
+      let logged = try? await LoggingMiddleware(logger: logger).intercept(request) {
+        await route($0)
+      }
+      response = logged ?? response
+    } else {
+      response = await route(request)
     }
-    return logged ?? HTTPResponse(status: 500)
+    logRequest(request, response, since: start)
+    return response
   }
 
   private func route(_ request: HTTPRequest) async -> HTTPResponse {
-    if request.method == .options { return Self.preflight(request) }
+    let guarded = LoopbackGuard.isGuarded(request)
+    if guarded, let reason = LoopbackGuard.refusal(request) {
+      return LoopbackGuard.forbidden(reason)
+    }
+    if guarded, let answer = adminAnswer(request) { return answer }
+    if request.method == .options {
+      return guarded ? HTTPResponse(status: 204) : Self.preflight(request)
+    }
     var response =
       NCMBHandler.handles(request)
       ? await ncmb.handle(request)
       : FirestoreHandler.handles(request)
         ? await firestore.handle(request) : await firebase.handle(request)
-    response.headerFields["Access-Control-Allow-Origin"] = "*"
+    if !guarded { response.headerFields["Access-Control-Allow-Origin"] = "*" }
     return response
   }
 
