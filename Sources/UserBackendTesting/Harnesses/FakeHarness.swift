@@ -56,15 +56,14 @@ struct FakeEnvironment: ContractEnvironment {
     try store.pendingPhoneVerifications().first { $0.verificationID == verificationID }?.code
   }
 
-  /// The fake's out-of-band codes.
-  ///
-  /// PLACEHOLDER (contracts2): the store's public listing of the codes it recorded does not
-  /// exist on this branch yet, so this answers `nil` ("cannot see codes": the contracts
-  /// that need a code are skipped on the fake). Replace the `return nil` below with the
-  /// store's listing (the latest code of `kind` for `email`, or throw
-  /// `OutOfBandCodeNotFound`) once it is merged.
+  /// The latest out-of-band code of `kind` the fake recorded for `email`.
+  /// - Throws: `OutOfBandCodeNotFound` when it recorded none; store errors.
   func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? {
-    return nil  // PLACEHOLDER until the fake's code listing is merged (see above).
+    let codes = try store.outOfBandCodes(email: email)
+    guard let code = codes.last(where: { $0.requestType.rawValue == kind.rawValue })?.code else {
+      throw OutOfBandCodeNotFound(email: email, kind: kind)
+    }
+    return code
   }
 
   func finish(passed: Bool) async throws {}
