@@ -56,6 +56,24 @@ extension UserStore {
     return try existingUser(userID)
   }
 
+  /// Changes the account's user name (canonical: trimmed, NFC, case kept). Tokens are kept.
+  ///
+  /// - Returns: the updated record.
+  /// - Throws: ``UserBackendKit/UserBackendError`` `.invalidInput(field: "username")` for a
+  ///   name the canonicaliser refuses (nothing written); ``UserStoreError/duplicate(field:)``
+  ///   `"username"` when another account has it (the UNIQUE index decides);
+  ///   ``UserStoreError/userNotFound``; ``UserStoreError/database(message:)``.
+  @discardableResult
+  public func updateUsername(userID: String, to newUsername: String) throws -> UserRecord {
+    let username = try IdentifierCanonicalization.username(newUsername)
+    let current = try existingUser(userID)
+    guard current.username != username else { return current }
+    try updateRow(
+      "UPDATE users SET username = ?, updated_at = ? WHERE id = ?",
+      [.text(username), .real(clock.now().timeIntervalSince1970), .text(userID)])
+    return try existingUser(userID)
+  }
+
   /// Marks the account's email verified (or not).
   /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
   public func setEmailVerified(userID: String, _ verified: Bool) throws {

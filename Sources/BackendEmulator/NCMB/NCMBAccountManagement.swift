@@ -28,6 +28,37 @@ extension NCMBHandler {
     }
   }
 
+  /// Changes the user's `userName` (`E409001` when another account has it). For an
+  /// anonymous user the new name needs a `password` in the same request (`E400003
+  /// password is empty.` otherwise): the guest becomes a password account with the same
+  /// `objectId`, as the service does when a guest is given a user name and a password.
+  ///
+  /// - Returns: the updated record (unchanged when the name is the same).
+  func changeUserName(of user: UserRecord, to name: String, password: String?)
+    throws(NCMBError) -> UserRecord
+  {
+    let canonical = try Self.validUserName(name)
+    guard canonical != user.username else { return user }
+    if try ncmbStore({ try store.user(username: canonical) }) != nil {
+      throw .duplicate("userName")
+    }
+    do {
+      if user.isAnonymous {
+        guard let password, !password.isEmpty else { throw NCMBError.empty("password") }
+        try Self.checkPassword(password)
+        return try store.linkPassword(
+          userID: user.id, email: nil, username: canonical, password: password)
+      }
+      return try store.updateUsername(userID: user.id, to: canonical)
+    } catch let error as NCMBError {
+      throw error
+    } catch UserStoreError.duplicate(field: "username") {
+      throw .duplicate("userName")
+    } catch {
+      throw NCMBError.from(error)
+    }
+  }
+
   /// Records a `PASSWORD_RESET` code for the enabled account with `email`, if any.
   func recordPasswordResetCode(email: String) throws(NCMBError) {
     guard let user = try ncmbStore({ try store.user(email: email) }), !user.disabled else {

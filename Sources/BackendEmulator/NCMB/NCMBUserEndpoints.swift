@@ -45,18 +45,18 @@ extension NCMBHandler {
     return WireResponse.json(200, answer)
   }
 
-  /// `PUT users/{objectId}`: the owner may change the password and the `mailAddress`
-  /// (``changeMailAddress(of:to:)``); changing `userName` or `authData` is not supported
+  /// `PUT users/{objectId}`: the owner may change the `userName`
+  /// (``changeUserName(of:to:password:)``: on an anonymous user, with a password, this
+  /// turns the guest into a password account with the same `objectId`), the password and
+  /// the `mailAddress` (``changeMailAddress(of:to:)``); changing `authData` is not supported
   /// by this emulator (`E403003`).
   func updateUser(id: String, _ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
-    let user = try ownedUser(id: id, context)
+    var user = try ownedUser(id: id, context)
     let body = context.body
     if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
     let fieldWrite = try userFieldWrite(body)  // custom fields and acl: NCMBUserFields.swift
-    if let userName = body.string("userName"),
-      (try? IdentifierCanonicalization.username(userName)) != user.username
-    {
-      throw .prohibited
+    if let userName = body.string("userName") {
+      user = try changeUserName(of: user, to: userName, password: body.string("password"))
     }
     if let mail = body.string("mailAddress") { try changeMailAddress(of: user, to: mail) }
     if body.has("authData") { throw .prohibited }
