@@ -190,6 +190,8 @@ enum HumanOutput {
       error.backendCode?.rawValue ?? ""):
       return "the project has \(capability) switched off: enable the sign-in provider in the "
         + "Firebase console (Authentication > Sign-in method)"
+    case .unsupported(let capability) where backend == BackendKind.fake.rawValue:
+      return "the fake backend does not offer \(capability)"
     case .unsupported(let capability):
       return "the \(backend ?? "selected") backend does not offer \(capability); "
         + "try --backend fake"

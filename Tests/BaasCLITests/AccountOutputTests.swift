@@ -89,6 +89,15 @@ struct AccountOutputTests {
     #expect(HumanOutput.hint(for: UserBackendError(code), backend: "fake")?.contains(hint) == true)
   }
 
+  @Test("unsupported on the fake itself does not suggest --backend fake")
+  func unsupportedOnFake() {
+    let error = UserBackendError(.unsupported(capability: .userDocuments))
+    let fake = HumanOutput.hint(for: error, backend: "fake") ?? ""
+    #expect(fake.contains("userDocuments"))
+    #expect(!fake.contains("--backend fake"), "\(fake)")
+    #expect(HumanOutput.hint(for: error, backend: "ncmb")?.contains("--backend fake") == true)
+  }
+
   @Test("a capability the backend lacks is unsupported, naming it, before any operation")
   func capabilityGate() throws {
     let backend = GateBackend(capabilities: [.emailPassword, .profileUpdate])
