@@ -23,29 +23,42 @@ enum AccountCommands {
       """,
     spec: OptionSpec(valued: ["email", "username"], flags: ["password-stdin", "json"]),
     run: { options, context in
-      try await passwordOperation(options, context, command: "signup") { backend, credential in
-        try await backend.signUp(credential).user
-      }
+      try await passwordOperation(
+        options, context, command: "signup",
+        { backend, credential in try await backend.signUp(credential).user },
+        jsonText: JSONOutput.user, lines: { ["Signed up and signed in as \(describe($0))."] })
     })
 
   static let signIn = Command(
     name: "signin",
-    synopsis: "(--email E | --username U | --anonymous) [--password-stdin] [--json]",
+    synopsis:
+      "(--email E | --username U | --anonymous) [--password-stdin] [--ensure-doc] [--json]",
     help: """
       Signs in with a password (or as a new anonymous user) and keeps the session in
       BAAS_HOME, replacing any previous one. The password comes from --password-stdin,
       BAAS_PASSWORD, or a prompt without echo on a terminal.
+
+      With --ensure-doc it then makes sure the user's document exists, as an app does on
+      sign-in: when absent it is created with uid, email, display_name ("anonymous") and
+      create_date (the server's time); when present it is left unchanged. It prints which
+      (see baas doc get --help for how a document prints). The backend must offer
+      userDocuments; that is checked before signing in.
 
       options:
         --email E           sign in with an email address
         --username U        sign in with a user name
         --anonymous         sign in as a new anonymous user (no password)
         --password-stdin    read the password from the first line of standard input
-        --json              print {"user":{...}} or {"error":{...}} on standard output
+        --ensure-doc        create the user's document when it does not exist
+        --json              print {"user":{...}} or {"error":{...}} on standard output;
+                            with --ensure-doc {"created":BOOL,"document":{...},"user":{...}}
       """,
     spec: OptionSpec(
-      valued: ["email", "username"], flags: ["password-stdin", "json", "anonymous"]),
+      valued: ["email", "username"],
+      flags: ["password-stdin", "json", "anonymous", "ensure-doc"]),
     run: { options, context in
+      let ensure = options.has("ensure-doc")
+      let required: [Capability] = ensure ? [.userDocuments] : []
       if options.has("anonymous") {
         guard options.value("email") == nil, options.value("username") == nil,
           !options.has("password-stdin")
@@ -54,16 +67,20 @@ enum AccountCommands {
             "--anonymous takes no --email, --username or --password-stdin", command: "signin")
         }
         let context = context.merging(options)
-        let json = options.has("json")
-        return await report(
-          json: json, context: context,
-          { try await context.makeBackendForSignIn().signInAnonymously().user },
-          success: { user in ["Signed in as \(user.map(HumanOutput.describe) ?? "?")."] })
+        return await reportResult(
+          json: options.has("json"), context: context,
+          {
+            let backend = try context.makeBackendForSignIn(offering: required)
+            let user = try await backend.signInAnonymously().user
+            return try await SignInOutcome.make(user, backend: backend, ensureDocument: ensure)
+          }, jsonText: \.json, lines: \.lines)
       }
-      return try await passwordOperation(options, context, command: "signin") {
-        backend, credential in
-        try await backend.signIn(credential).user
-      }
+      return try await passwordOperation(
+        options, context, command: "signin", requiring: required,
+        { backend, credential in
+          let user = try await backend.signIn(credential).user
+          return try await SignInOutcome.make(user, backend: backend, ensureDocument: ensure)
+        }, jsonText: \.json, lines: \.lines)
     })
 
   static let whoami = Command(
@@ -203,42 +220,53 @@ enum AccountCommands {
         success: { _ in ["Account deleted."] })
     })
 
-  /// `signup`/`signin` with a password: checks the identifier options, reads the password
-  /// and runs `operation`.
-  private static func passwordOperation(
-    _ options: ParsedOptions, _ context: Context, command: String,
-    _ operation: @escaping @Sendable (any UserBackend, PasswordCredential) async throws -> User
-  ) async throws -> ExitStatus {
-    let identifier: PasswordCredential.Identifier
+  /// `baas signup`'s and `baas signin`'s description of a user.
+  static func describe(_ user: User) -> String { HumanOutput.describe(user) }
+
+  /// The `--email E` or `--username U` of a command that takes a password credential.
+  /// - Throws: ``UsageError`` when neither or both are given.
+  static func identifier(_ options: ParsedOptions, command: String) throws
+    -> PasswordCredential.Identifier
+  {
     switch (options.value("email"), options.value("username")) {
-    case (let email?, nil): identifier = .email(email)
-    case (nil, let username?): identifier = .username(username)
+    case (let email?, nil): return .email(email)
+    case (nil, let username?): return .username(username)
     case (.some, .some):
       throw UsageError("give either --email or --username, not both", command: command)
     case (nil, nil):
       throw UsageError("--email E or --username U is required", command: command)
     }
+  }
+
+  /// A command with a password credential (`signup`, `signin`, `account link`,
+  /// `account reauth`): checks the identifier options, makes the backend (checking the
+  /// state directory and that it offers `capabilities`), reads the password, runs
+  /// `operation` and reports its result with `jsonText` or `lines`.
+  static func passwordOperation<Result>(
+    _ options: ParsedOptions, _ context: Context, command: String,
+    requiring capabilities: [Capability] = [],
+    _ operation: @escaping @Sendable (any UserBackend, PasswordCredential) async throws -> Result,
+    jsonText: (Result) -> String, lines: (Result) -> [String]
+  ) async throws -> ExitStatus {
+    let identifier = try identifier(options, command: command)
     let context = context.merging(options)
-    let verb = command == "signup" ? "Signed up and signed in" : "Signed in"
-    let success: @Sendable (User?) -> [String] = { user in
-      ["\(verb) as \(user.map(HumanOutput.describe) ?? "?")."]
-    }
-    // The configuration is checked before the password is asked for, so a missing key
-    // is reported at once instead of after a prompt.
+    let json = options.has("json")
+    // The configuration and the capabilities are checked before the password is asked
+    // for, so a missing key or an unsupported operation is reported at once instead of
+    // after a prompt.
     let backend: any UserBackend
     do {
-      backend = try context.makeBackendForSignIn()
+      backend = try context.makeBackendForSignIn(offering: capabilities)
     } catch {
-      return await report(
-        json: options.has("json"), context: context, { throw error }, success: success)
+      return context.fail(error, json: json)
     }
     let password = try PasswordInput.read(
       fromStandardInput: options.has("password-stdin"), environment: context.environment,
       command: command)
-    return await report(
-      json: options.has("json"), context: context,
+    return await reportResult(
+      json: json, context: context,
       { try await operation(backend, PasswordCredential(identifier, password: password)) },
-      success: success)
+      jsonText: jsonText, lines: lines)
   }
 }
 
@@ -255,6 +283,30 @@ extension Context {
   func makeBackendForSignIn() throws -> any UserBackend {
     try UserBackends.checkStateDirectoryWritable(for: configuration())
     return try makeBackend()
+  }
+
+  /// ``makeBackend()``, then checks that the backend offers each of `capabilities`, so an
+  /// operation it lacks fails before any request (or password prompt).
+  /// - Throws: as ``makeBackend()``, and ``UserBackendKit/UserBackendError`` with
+  ///   `.unsupported(capability:)` naming the first capability missing.
+  func makeBackend(offering capabilities: [Capability]) throws -> any UserBackend {
+    try Self.checking(capabilities, of: makeBackend())
+  }
+
+  /// ``makeBackendForSignIn()`` with the check of ``makeBackend(offering:)``.
+  func makeBackendForSignIn(offering capabilities: [Capability]) throws -> any UserBackend {
+    try Self.checking(capabilities, of: makeBackendForSignIn())
+  }
+
+  /// `backend`, after checking it offers each of `capabilities`.
+  /// - Throws: `.unsupported(capability:)` naming the first one missing.
+  static func checking(_ capabilities: [Capability], of backend: any UserBackend) throws
+    -> any UserBackend
+  {
+    if let missing = capabilities.first(where: { !backend.capabilities.contains($0) }) {
+      throw UserBackendError(.unsupported(capability: missing))
+    }
+    return backend
   }
 
   /// The selected backend's name for hints (`"fake"` when the configuration is unusable).

@@ -24,7 +24,8 @@ struct Command: Sendable {
 /// Every command, in the order the top-level usage lists them.
 enum Commands {
   static let all: [Command] =
-    AccountCommands.all + TokenVerifyCommand.all + PhoneCommands.all + VerifyCommand.all
+    AccountCommands.all + AccountManagementCommands.all + DocCommands.all
+    + TokenVerifyCommand.all + PhoneCommands.all + VerifyCommand.all
     + EmulatorCommand.all
     + RecordingCommands.all + NCMBCommands.all
 
@@ -59,8 +60,9 @@ enum Commands {
     var lines = [
       "usage: baas [--backend fake|firebase|ncmb] [--config FILE] [--verbose] COMMAND [OPTIONS]",
       "",
-      "Signs up, signs in, shows the signed-in user, prints tokens, runs the contract suite,",
-      "records and checks cassettes, and serves the local emulator.",
+      "Signs up, signs in, shows and manages the signed-in user and their document, prints",
+      "tokens, runs the contract suite, records and checks cassettes, and serves the local",
+      "emulator.",
       "",
       "commands:",
     ]

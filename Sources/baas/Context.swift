@@ -49,12 +49,22 @@ func report(
   json: Bool, context: Context, _ operation: () async throws -> User?,
   success: (User?) -> [String]
 ) async -> ExitStatus {
+  await reportResult(
+    json: json, context: context, operation, jsonText: JSONOutput.user, lines: success)
+}
+
+/// ``report(json:context:_:success:)`` for any result: with `--json`, `jsonText` of the
+/// result is printed (one object); otherwise `lines` of it, each made terminal-safe.
+func reportResult<Result>(
+  json: Bool, context: Context, _ operation: () async throws -> Result,
+  jsonText: (Result) -> String, lines: (Result) -> [String]
+) async -> ExitStatus {
   do {
-    let user = try await operation()
+    let result = try await operation()
     if json {
-      Console.out(JSONOutput.user(user))
+      Console.out(jsonText(result))
     } else {
-      for line in success(user) { Console.out(TerminalText.safe(line)) }
+      for line in lines(result) { Console.out(TerminalText.safe(line)) }
     }
     return .success
   } catch {

@@ -34,29 +34,43 @@ enum Console {
 
 /// The `--json` shapes: `{"user":{…}}`, `{"user":null}` and `{"error":{…}}`.
 enum JSONOutput {
-  /// The user object: `id`, `email`, `username`, `phoneNumber` (`null` when absent),
-  /// `isAnonymous` and `providers`.
+  /// `{"user":{…}}` or `{"user":null}`; the user as ``UserFields`` encodes it.
   struct UserObject: Encodable {
     var user: User?
 
     private enum Keys: String, CodingKey { case user }
-    private enum UserKeys: String, CodingKey {
-      case id, email, username, phoneNumber, isAnonymous, providers
-    }
 
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: Keys.self)
-      guard let user else {
-        try container.encodeNil(forKey: .user)
-        return
-      }
-      var nested = container.nestedContainer(keyedBy: UserKeys.self, forKey: .user)
+      try container.encode(user.map(UserFields.init), forKey: .user)
+    }
+  }
+
+  /// The user object every command prints: `id`, `email`, `username`, `phoneNumber`,
+  /// `displayName`, `photoURL` (`null` when absent), `isAnonymous`, `providers`,
+  /// `emailVerified` (`null` when the backend did not say), `createdAt` and
+  /// `lastSignInAt` (``Timestamp/string(_:)``, `null` when unknown).
+  struct UserFields: Encodable {
+    var user: User
+
+    private enum UserKeys: String, CodingKey {
+      case id, email, username, phoneNumber, displayName, photoURL, isAnonymous, providers
+      case emailVerified, createdAt, lastSignInAt
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var nested = encoder.container(keyedBy: UserKeys.self)
       try nested.encode(user.id, forKey: .id)
       try nested.encode(user.email, forKey: .email)
       try nested.encode(user.username, forKey: .username)
       try nested.encode(user.phoneNumber, forKey: .phoneNumber)
+      try nested.encode(user.displayName, forKey: .displayName)
+      try nested.encode(user.photoURL?.absoluteString, forKey: .photoURL)
       try nested.encode(user.isAnonymous, forKey: .isAnonymous)
       try nested.encode(user.providers, forKey: .providers)
+      try nested.encode(user.emailVerified, forKey: .emailVerified)
+      try nested.encode(user.createdAt.map(Timestamp.string), forKey: .createdAt)
+      try nested.encode(user.lastSignInAt.map(Timestamp.string), forKey: .lastSignInAt)
     }
   }
 
@@ -84,6 +98,8 @@ enum JSONOutput {
   }
 
   static func user(_ user: User?) -> String { encode(UserObject(user: user)) }
+  /// The user object alone (``UserFields``), to embed in a larger object.
+  static func userFields(_ user: User) -> String { encode(UserFields(user: user)) }
   static func error(_ error: UserBackendError) -> String { encode(ErrorObject(error: error)) }
 }
 
@@ -137,6 +153,15 @@ enum HumanOutput {
       return "check the setting named above (environment variable or config file)"
     case .notSignedIn:
       return "sign in first: baas signin --email E (or --username U)"
+    case .requiresRecentLogin:
+      return "this change needs a recent sign-in: run baas account reauth --email E "
+        + "(or --username U), then retry"
+    case .userMismatch:
+      return "the credential is another account's: reauthenticate as the signed-in user "
+        + "(baas whoami shows it)"
+    case .permissionDenied:
+      return "a user reaches only their own document: leave out --user, or sign in as "
+        + "that user"
     case .sessionExpired:
       return "the server no longer accepts the session; sign in again"
     case .accountAlreadyExists:
@@ -165,6 +190,8 @@ enum HumanOutput {
       error.backendCode?.rawValue ?? ""):
       return "the project has \(capability) switched off: enable the sign-in provider in the "
         + "Firebase console (Authentication > Sign-in method)"
+    case .unsupported(let capability) where backend == BackendKind.fake.rawValue:
+      return "the fake backend does not offer \(capability)"
     case .unsupported(let capability):
       return "the \(backend ?? "selected") backend does not offer \(capability); "
         + "try --backend fake"

@@ -19,17 +19,18 @@ enum PasswordInput {
   /// plus a CR LF.
   static let maximumLineBytes = 4 * 4096 + 2
 
-  /// Reads the password.
+  /// Reads the password; `prompt` is shown on a terminal.
   /// - Throws: ``UsageError`` when no source is available, standard input is empty, or its
   ///   first line is longer than ``maximumLineBytes`` bytes or not UTF-8.
-  static func read(fromStandardInput: Bool, environment: [String: String], command: String)
-    throws -> String
-  {
+  static func read(
+    fromStandardInput: Bool, environment: [String: String], command: String,
+    prompt: String = "Password: "
+  ) throws -> String {
     if fromStandardInput {
       // On a terminal, read the line without echo rather than show what is typed.
       let input =
         Console.standardInputIsTerminal
-        ? promptWithoutEcho("Password: ") : boundedLine()
+        ? promptWithoutEcho(prompt) : boundedLine()
       let line: String
       switch input {
       case .line(let text): line = text
@@ -48,7 +49,7 @@ enum PasswordInput {
     if let password = environment["BAAS_PASSWORD"], !password.isEmpty {
       return password
     }
-    if Console.standardInputIsTerminal, case .line(let password) = promptWithoutEcho("Password: ") {
+    if Console.standardInputIsTerminal, case .line(let password) = promptWithoutEcho(prompt) {
       return password
     }
     throw UsageError(

@@ -4,7 +4,7 @@ import Testing
 @Suite("baas --json shapes, errors and exit codes", .timeLimit(.minutes(10)))
 struct OutputShapeTests {
   @Test(
-    "signup --json prints exactly {\"user\":{id,email,username,phoneNumber,isAnonymous,providers}}"
+    "signup --json prints exactly {\"user\":{…}} with the user fields, unknown ones null"
   )
   func userShape() async throws {
     let baas = try Baas()
@@ -19,8 +19,20 @@ struct OutputShapeTests {
     #expect(Set(json.keys) == ["user"])
     let user = try #require(json["user"] as? [String: Any])
     #expect(
-      Set(user.keys) == ["id", "email", "username", "phoneNumber", "isAnonymous", "providers"])
+      Set(user.keys) == [
+        "id", "email", "username", "phoneNumber", "displayName", "photoURL", "isAnonymous",
+        "providers", "emailVerified", "createdAt", "lastSignInAt",
+      ])
     #expect(user["phoneNumber"] is NSNull)
+    #expect(user["photoURL"] is NSNull)
+    for key in ["createdAt", "lastSignInAt"] {
+      // ISO 8601 when the backend says, else null.
+      if let text = user[key] as? String {
+        #expect(text.hasSuffix("Z") && text.contains("T"), "\(key): \(text)")
+      } else {
+        #expect(user[key] is NSNull, "\(key)")
+      }
+    }
     #expect(user["isAnonymous"] as? Bool == false)
   }
 
@@ -81,6 +93,12 @@ struct OutputShapeTests {
       ["cassette"], ["cassette", "polish"], ["ncmb", "sign", "GET"],
       ["signin", "--anonymous", "--email", "a@b.c"], ["whoami", "--json=yes"],
       ["signup", "--email", "--json"], ["signin", "--username", "--password-stdin"],
+      ["account"], ["account", "frobnicate"], ["account", "update"],
+      ["account", "update", "--photo-url", "ftp://example.com/a.png"],
+      ["account", "verify-email"], ["account", "reset-password"], ["account", "link"],
+      ["account", "reauth", "--email", "a@b.c", "--username", "u"],
+      ["account", "reload", "extra"], ["doc"], ["doc", "set"], ["doc", "set", "=x"],
+      ["doc", "get", "--user"], ["doc", "delete", "extra"],
     ])
   func usage(arguments: [String]) async throws {
     let baas = try Baas()

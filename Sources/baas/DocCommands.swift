@@ -1,0 +1,118 @@
+import UserBackendKit
+
+/// `doc get`, `doc set`, `doc delete`: the signed-in user's own document.
+///
+/// Each checks its arguments, then that the backend offers `userDocuments`
+/// (`unsupported` otherwise), before any request. `--user ID` names another user's
+/// document: the request is sent and the server's owner rule refuses it
+/// (`permissionDenied`, exit 1).
+enum DocCommands {
+  static let all: [Command] = [get, set, delete]
+
+  /// The part of every `doc` command's help that says how documents print.
+  private static let outputHelp = """
+    output:
+      text    one "field: value" line per field, sorted by name, each value in the
+              notation doc set reads (a timestamp as @2026-12-01T02:14:16.123Z, a string
+              bare unless it would read as another type, then JSON-quoted: "42", "")
+      --json  {"document":{"createTime":T,"fields":{...},"updateTime":T}} or
+              {"document":null}; field values are plain JSON: strings, integers as
+              numbers (42), doubles always with a fraction or exponent (2.0, 1e+300),
+              booleans, null, arrays, maps as objects, and timestamps as RFC 3339 UTC
+              strings ("2026-12-01T02:14:16.123Z", microseconds when present); T is such a
+              string, or null when the backend does not say
+    """
+
+  static let get = Command(
+    name: "doc get", synopsis: "[--user ID] [--json]",
+    help: """
+      Prints the signed-in user's document ("No document." or {"document":null} when it
+      does not exist; exit 0).
+
+      options:
+        --user ID   read user ID's document instead (only your own is allowed)
+        --json      print the document or {"error":{...}} on standard output
+
+      \(outputHelp)
+      """,
+    spec: OptionSpec(valued: ["user"], flags: ["json"]),
+    run: { options, context in
+      let userID = try userOption(options, command: "doc get")
+      let context = context.merging(options)
+      return await reportResult(
+        json: options.has("json"), context: context,
+        { try await store(context).document(userID: userID) },
+        jsonText: DocumentOutput.json, lines: DocumentOutput.lines)
+    })
+
+  static let set = Command(
+    name: "doc set", synopsis: "FIELD=VALUE... [--user ID] [--json]",
+    help: """
+      Sets fields of the signed-in user's document, keeping the others (a merge); creates
+      the document when it does not exist. Prints the document after the change.
+
+      VALUE is read as:
+        @now               the server's time when it applies the write
+        @TIMESTAMP         that time, RFC 3339: @2026-12-01T09:30:00Z, @2026-12-01T18:30:00+09:00
+        JSON               42 (integer), 2.0 or 1e3 (double), true, false, null,
+                           "text" (a string), [1,"a"] (array), {"a":1} (map)
+        anything else      that text as a string, also an empty VALUE (name= sets "")
+      Quote a string that would read as another type as JSON: code='"42"', w='"@now"'.
+      Integers are 64-bit; a larger integer is stored as a double.
+
+      options:
+        --user ID   write user ID's document instead (only your own is allowed)
+        --json      print the document or {"error":{...}} on standard output
+
+      \(outputHelp)
+      """,
+    spec: OptionSpec(valued: ["user"], flags: ["json"], positionals: 0...Int.max),
+    run: { options, context in
+      let command = "doc set"
+      let (fields, notes) = try FieldAssignment.parse(options.positionals, command: command)
+      let userID = try userOption(options, command: command)
+      for note in notes { Console.error(note) }
+      let context = context.merging(options)
+      return await reportResult(
+        json: options.has("json"), context: context,
+        {
+          try await store(context).updateDocument(userID: userID, setting: fields, removing: [])
+        },
+        jsonText: DocumentOutput.json, lines: DocumentOutput.lines)
+    })
+
+  static let delete = Command(
+    name: "doc delete", synopsis: "[--user ID] [--json]",
+    help: """
+      Deletes the signed-in user's document. Deleting a document that does not exist is
+      not an error.
+
+      options:
+        --user ID   delete user ID's document instead (only your own is allowed)
+        --json      print {"document":null} or {"error":{...}} on standard output
+      """,
+    spec: OptionSpec(valued: ["user"], flags: ["json"]),
+    run: { options, context in
+      let userID = try userOption(options, command: "doc delete")
+      let context = context.merging(options)
+      return await reportResult(
+        json: options.has("json"), context: context,
+        {
+          try await store(context).deleteDocument(userID: userID)
+          return UserDocument?.none
+        }, jsonText: DocumentOutput.json, lines: { _ in ["Document deleted."] })
+    })
+
+  /// The backend's document store, after checking it offers `userDocuments`.
+  private static func store(_ context: Context) throws -> any UserDocumentStore {
+    try context.makeBackend(offering: [.userDocuments]).userDocuments
+  }
+
+  /// `--user ID`, or `nil` for the signed-in user.
+  /// - Throws: ``UsageError`` for an empty ID.
+  private static func userOption(_ options: ParsedOptions, command: String) throws -> String? {
+    guard let userID = options.value("user") else { return nil }
+    guard !userID.isEmpty else { throw UsageError("--user is empty", command: command) }
+    return userID
+  }
+}

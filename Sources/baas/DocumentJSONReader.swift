@@ -1,0 +1,250 @@
+import UserBackendKit
+
+/// Reads one JSON text (RFC 8259) as a ``UserBackendKit/DocumentValue``, keeping the
+/// number's written form: digits only (with an optional minus) that fit in 64 bits are an
+/// `.integer`; a number with a fraction or an exponent (`2.0`, `1e3`) or too large for 64
+/// bits is a `.double`. Strings are strings (never timestamps), objects are `.map`.
+enum DocumentJSONReader {
+  /// How deep arrays and objects may nest (Firestore allows 20 levels of maps).
+  static let maximumDepth = 32
+
+  /// What reading `text` gave.
+  enum Outcome: Equatable {
+    /// `text` is one JSON value.
+    case value(DocumentValue)
+    /// `text` is not JSON.
+    case notJSON
+    /// `text` is JSON that cannot be a field value; `reason` says why.
+    case unusable(reason: String)
+  }
+
+  /// Reads `text`, which must be one JSON value with optional white space around it.
+  static func read(_ text: String) -> Outcome {
+    var reader = Reader(bytes: Array(text.utf8))
+    do throws(Failure) {
+      reader.skipSpace()
+      let value = try reader.value(depth: 0)
+      reader.skipSpace()
+      guard reader.index == reader.bytes.count else { return .notJSON }
+      return .value(value)
+    } catch {
+      switch error {
+      case .notJSON: return .notJSON
+      case .unusable(let reason): return .unusable(reason: reason)
+      }
+    }
+  }
+
+  private enum Failure: Error {
+    case notJSON
+    case unusable(String)
+  }
+
+  private struct Reader {
+    let bytes: [UInt8]
+    var index = 0
+
+    mutating func skipSpace() {
+      while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func literal(_ word: String) throws(Failure) {
+      let expected = Array(word.utf8)
+      guard bytes.count - index >= expected.count,
+        Array(bytes[index..<(index + expected.count)]) == expected
+      else { throw .notJSON }
+      index += expected.count
+    }
+
+    mutating func value(depth: Int) throws(Failure) -> DocumentValue {
+      guard let byte = peek() else { throw .notJSON }
+      switch byte {
+      case UInt8(ascii: "{"): return try object(depth: depth + 1)
+      case UInt8(ascii: "["): return try array(depth: depth + 1)
+      case UInt8(ascii: "\""): return .string(try string())
+      case UInt8(ascii: "t"):
+        try literal("true")
+        return .bool(true)
+      case UInt8(ascii: "f"):
+        try literal("false")
+        return .bool(false)
+      case UInt8(ascii: "n"):
+        try literal("null")
+        return .null
+      default: return try number()
+      }
+    }
+
+    mutating func object(depth: Int) throws(Failure) -> DocumentValue {
+      guard depth <= DocumentJSONReader.maximumDepth else {
+        throw .unusable("nested deeper than \(DocumentJSONReader.maximumDepth) levels")
+      }
+      index += 1
+      var fields: [String: DocumentValue] = [:]
+      skipSpace()
+      if peek() == UInt8(ascii: "}") {
+        index += 1
+        return .map(fields)
+      }
+      while true {
+        skipSpace()
+        guard peek() == UInt8(ascii: "\"") else { throw .notJSON }
+        let key = try string()
+        skipSpace()
+        guard peek() == UInt8(ascii: ":") else { throw .notJSON }
+        index += 1
+        skipSpace()
+        let value = try self.value(depth: depth)
+        guard fields[key] == nil else {
+          throw .unusable("the key \"\(key)\" appears twice in an object")
+        }
+        fields[key] = value
+        skipSpace()
+        switch peek() {
+        case UInt8(ascii: ","): index += 1
+        case UInt8(ascii: "}"):
+          index += 1
+          return .map(fields)
+        default: throw .notJSON
+        }
+      }
+    }
+
+    mutating func array(depth: Int) throws(Failure) -> DocumentValue {
+      guard depth <= DocumentJSONReader.maximumDepth else {
+        throw .unusable("nested deeper than \(DocumentJSONReader.maximumDepth) levels")
+      }
+      index += 1
+      var values: [DocumentValue] = []
+      skipSpace()
+      if peek() == UInt8(ascii: "]") {
+        index += 1
+        return .array(values)
+      }
+      while true {
+        skipSpace()
+        values.append(try value(depth: depth))
+        skipSpace()
+        switch peek() {
+        case UInt8(ascii: ","): index += 1
+        case UInt8(ascii: "]"):
+          index += 1
+          return .array(values)
+        default: throw .notJSON
+        }
+      }
+    }
+
+    /// A string starting at the opening quote.
+    mutating func string() throws(Failure) -> String {
+      index += 1
+      var scalars = String.UnicodeScalarView()
+      var run: [UInt8] = []
+      func flush() throws(Failure) {
+        guard let text = String(validating: run, as: UTF8.self) else { throw .notJSON }
+        scalars.append(contentsOf: text.unicodeScalars)
+        run = []
+      }
+      while let byte = peek() {
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""):
+          try flush()
+          return String(scalars)
+        case UInt8(ascii: "\\"):
+          try flush()
+          guard let escape = peek() else { throw .notJSON }
+          index += 1
+          switch escape {
+          case UInt8(ascii: "\""): scalars.append("\"")
+          case UInt8(ascii: "\\"): scalars.append("\\")
+          case UInt8(ascii: "/"): scalars.append("/")
+          case UInt8(ascii: "b"): scalars.append("\u{08}")
+          case UInt8(ascii: "f"): scalars.append("\u{0C}")
+          case UInt8(ascii: "n"): scalars.append("\n")
+          case UInt8(ascii: "r"): scalars.append("\r")
+          case UInt8(ascii: "t"): scalars.append("\t")
+          case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+          default: throw .notJSON
+          }
+        case 0x00..<0x20: throw .notJSON
+        default: run.append(byte)
+        }
+      }
+      throw .notJSON
+    }
+
+    /// The scalar of `\uXXXX` (after the `u`), or of a surrogate pair `\uD83D\uDE00`.
+    mutating func unicodeEscape() throws(Failure) -> Unicode.Scalar {
+      let first = try hex4()
+      if (0xD800..<0xDC00).contains(first) {
+        guard peek() == UInt8(ascii: "\\") else { throw .notJSON }
+        index += 1
+        guard peek() == UInt8(ascii: "u") else { throw .notJSON }
+        index += 1
+        let second = try hex4()
+        guard (0xDC00..<0xE000).contains(second) else { throw .notJSON }
+        let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+        guard let scalar = Unicode.Scalar(value) else { throw .notJSON }
+        return scalar
+      }
+      guard let scalar = Unicode.Scalar(first) else { throw .notJSON }
+      return scalar
+    }
+
+    mutating func hex4() throws(Failure) -> UInt32 {
+      guard bytes.count - index >= 4 else { throw .notJSON }
+      var value: UInt32 = 0
+      for _ in 0..<4 {
+        let byte = bytes[index]
+        index += 1
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+        default: throw .notJSON
+        }
+        value = value * 16 + UInt32(digit)
+      }
+      return value
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    mutating func number() throws(Failure) -> DocumentValue {
+      let start = index
+      func digits() -> Int {
+        let first = index
+        while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+          index += 1
+        }
+        return index - first
+      }
+      if peek() == UInt8(ascii: "-") { index += 1 }
+      let integerStart = index
+      let integerDigits = digits()
+      guard integerDigits > 0 else { throw .notJSON }
+      if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") { throw .notJSON }
+      var integral = true
+      if peek() == UInt8(ascii: ".") {
+        index += 1
+        guard digits() > 0 else { throw .notJSON }
+        integral = false
+      }
+      if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+        index += 1
+        if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+        guard digits() > 0 else { throw .notJSON }
+        integral = false
+      }
+      let text = String(decoding: bytes[start..<index], as: UTF8.self)
+      if integral, let integer = Int64(text) { return .integer(integer) }
+      guard let double = Double(text), double.isFinite else {
+        throw .unusable("the number \(text) is out of range")
+      }
+      return .double(double)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import UserBackendKit
+
+/// The `FIELD=VALUE` arguments of `baas doc set`.
+///
+/// VALUE is read in this order:
+/// - `@now`: the server's time when it applies the write (`.serverTimestamp`);
+/// - `@` and an RFC 3339 timestamp (`@2026-12-01T09:30:00Z`, `@2026-12-01T09:30:00.5+09:00`):
+///   a `.timestamp` (the form `baas doc get` prints timestamps in);
+/// - JSON (``DocumentJSONReader``): `42` an integer, `2.0` or `1e3` a double, `true`,
+///   `null`, `"42"` a string, `[…]` an array, `{…}` a map;
+/// - anything else, including an empty VALUE: that text as a string (`name=Ada`,
+///   `handle=@ada`). A string that would read as one of the above is written as JSON:
+///   `code='"42"'`, `word='"@now"'`.
+enum FieldAssignment {
+  /// The VALUE that stands for the server's time.
+  static let serverTime = "@now"
+
+  /// Reads the arguments into fields.
+  /// - Returns: the fields, and notes for standard error (a VALUE that starts like JSON
+  ///   but is not JSON, stored as a string).
+  /// - Throws: ``UsageError`` naming the argument or the field: an argument without `=`,
+  ///   an empty FIELD, a FIELD given twice, a JSON VALUE that cannot be stored (too deep,
+  ///   a key twice, a number out of range).
+  static func parse(_ arguments: [String], command: String) throws(UsageError) -> (
+    fields: [String: DocumentValue], notes: [String]
+  ) {
+    guard !arguments.isEmpty else {
+      throw UsageError("give at least one FIELD=VALUE", command: command)
+    }
+    var fields: [String: DocumentValue] = [:]
+    var notes: [String] = []
+    for (number, argument) in zip(1..., arguments) {
+      guard let equals = argument.firstIndex(of: "=") else {
+        throw UsageError(
+          "argument \(number) is not FIELD=VALUE (it has no \"=\")", command: command)
+      }
+      let field = String(argument[..<equals])
+      let text = String(argument[argument.index(after: equals)...])
+      guard !field.isEmpty else {
+        throw UsageError(
+          "argument \(number): the FIELD before \"=\" is empty (FIELD=VALUE)", command: command)
+      }
+      let shown = TerminalText.safe(field)
+      guard fields[field] == nil else {
+        throw UsageError("field \(shown) is given twice", command: command)
+      }
+      switch value(text) {
+      case .value(let value):
+        fields[field] = value
+      case .unusable(let reason):
+        throw UsageError("field \(shown): \(reason)", command: command)
+      case .notJSON:
+        fields[field] = .string(text)
+        if let first = text.first, "{[\"".contains(first) {
+          notes.append("note: the value of \(shown) is not valid JSON; it is stored as a string")
+        }
+      }
+    }
+    return (fields, notes)
+  }
+
+  /// One VALUE by the rules above; `.notJSON` means "store the text as a string".
+  static func value(_ text: String) -> DocumentJSONReader.Outcome {
+    if text == serverTime { return .value(.serverTimestamp) }
+    if text.hasPrefix("@"), let date = Timestamp.parse(String(text.dropFirst())) {
+      return .value(.timestamp(date))
+    }
+    if text.isEmpty { return .value(.string("")) }
+    return DocumentJSONReader.read(text)
+  }
+}
