@@ -38,7 +38,7 @@ public final class FakeUserBackend: UserBackend {
     .emailPassword, .usernamePassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
     .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
     .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
-    .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
+    .passwordResetCompletion, .reauthentication, .recentLoginRequirement, .anonymousUpgrade,
     .userDocuments,
   ]
 

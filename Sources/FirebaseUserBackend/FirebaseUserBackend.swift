@@ -30,7 +30,7 @@ public final class FirebaseUserBackend: UserBackend {
       .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
       .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
       .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
-      .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
+      .passwordResetCompletion, .reauthentication, .recentLoginRequirement, .anonymousUpgrade,
     ]
     if configuration.projectID != nil { capabilities.insert(.userDocuments) }
     return capabilities

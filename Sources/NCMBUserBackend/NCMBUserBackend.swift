@@ -68,7 +68,8 @@ public final class NCMBUserBackend: UserBackend {
   ///   - sessionStore: where the session lives between launches.
   ///   - clock: the time stamped into `X-NCMB-Timestamp` (inject a fixed clock for
   ///     replay).
-  ///   - makeUUID: the source of anonymous identities (`authData.anonymous.id`); inject a
+  ///   - makeUUID: the source of anonymous identities (`authData.anonymous.id`) and of the
+  ///     document store's creation nonces; inject a
   ///     seeded one for replay.
   ///   - logger: receives one line per HTTP exchange (URL query values redacted); `nil`
   ///     logs nothing.

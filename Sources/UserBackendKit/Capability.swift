@@ -48,6 +48,11 @@ public struct Capability: RawRepresentable, Hashable, Codable, Sendable, Compara
   /// ``UserBackend/confirmPasswordReset(code:newPassword:)``: finishing a reset with the
   /// out-of-band code through the API (Firebase `accounts:resetPassword`).
   public static let passwordResetCompletion: Capability = "passwordResetCompletion"
+  /// Sensitive changes (password, email, account deletion) need a recent sign-in: an older
+  /// session gets `requiresRecentLogin` until ``UserBackend/reauthenticate(_:)``. Firebase
+  /// (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`), the fake and the emulator enforce it; NCMB has no
+  /// such rule.
+  public static let recentLoginRequirement: Capability = "recentLoginRequirement"
   /// ``UserBackend/reauthenticate(_:)``.
   public static let reauthentication: Capability = "reauthentication"
   /// ``UserBackend/linkPassword(_:)``: turning the signed-in guest into a password

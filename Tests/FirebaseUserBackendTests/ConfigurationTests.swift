@@ -145,7 +145,8 @@ struct ConfigurationTests {
         .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
         .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
         .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
-        .passwordResetCompletion, .reauthentication, .anonymousUpgrade,
+        .passwordResetCompletion, .reauthentication, .recentLoginRequirement,
+        .anonymousUpgrade,
       ])
   }
 }

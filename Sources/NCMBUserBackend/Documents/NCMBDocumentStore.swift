@@ -115,7 +115,9 @@ struct NCMBDocumentStore: UserDocumentStore {
     if let existing = try await read(uid, session: session).document {
       return DocumentCreation(document: existing, created: false)
     }
-    let nonce = Nonce.random(length: 32)
+    // From the backend's UUID source: random in production, seeded in recordings, so a
+    // recorded create replays byte for byte.
+    let nonce = backend.makeUUID().uuidString
     var members = encoded(fields)
     members.merge(creationMembers(uid: uid)) { _, new in new }
     members[Self.nonceField] = NCMBDocumentCoding.string(nonce)
