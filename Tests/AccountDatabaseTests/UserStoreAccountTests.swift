@@ -178,7 +178,7 @@ struct UserStoreAccountTests {
 
   // MARK: - Migration to version 2
 
-  @Test func aVersion1FileIsMigratedTo2AndKeepsItsAccountsAndTokens() throws {
+  @Test func aVersion1FileIsMigratedToTheCurrentVersionAndKeepsItsAccountsAndTokens() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("v1.sqlite")
     do {
@@ -198,7 +198,7 @@ struct UserStoreAccountTests {
     #expect(ada.email == "ada@example.com" && ada.displayName == "Ada")
     #expect(!ada.emailVerified && ada.photoURL == nil && ada.lastSignInAt == nil)
     #expect(ada.user.createdAt == Date(timeIntervalSince1970: 1000))
-    #expect(try store.database.withLock { try $0.integer("PRAGMA user_version") } == 2)
+    #expect(try store.database.withLock { try $0.integer("PRAGMA user_version") } == 3)
     #expect(
       try store.database.withLock { try $0.integer("SELECT COUNT(*) FROM refresh_tokens") } == 1)
     // The new columns and table work on the migrated file.

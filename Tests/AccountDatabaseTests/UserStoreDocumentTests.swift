@@ -241,17 +241,17 @@ struct UserStoreDocumentTests {
     #expect(try store.document(userID: ada.id) == nil)
   }
 
-  @Test func aVersion1FileGainsTheDocumentsTable() throws {
+  @Test func aVersion2FileGainsTheDocumentsTable() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("v1.sqlite").path
+    let path = directory.appendingPathComponent("v2.sqlite").path
     let uid: String
     do {
       let store = try UserStore(path: path, passwordHashIterations: 1_000)
       uid = try account(store)
-      // Back to version 1's shape: no documents table, stamped 1.
+      // Back to version 2's shape: no documents or ACL table, stamped 2.
       try store.database.withLock {
-        try $0.execute(script: "DROP TABLE documents; PRAGMA user_version=1;")
+        try $0.execute(script: "DROP TABLE documents; DROP TABLE user_acls; PRAGMA user_version=2;")
       }
     }
     let store = try UserStore(path: path, passwordHashIterations: 1_000)

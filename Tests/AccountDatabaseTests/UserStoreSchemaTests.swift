@@ -20,6 +20,28 @@ struct UserStoreSchemaTests {
     #expect(try again.userCount() == 0)
   }
 
+  @Test func aVersion1FileFromTheFixtureIsMigratedAndKeepsItsAccounts() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("accounts-v1.sqlite")
+    let fixture = try #require(
+      Bundle.module.url(
+        forResource: "accounts-v1", withExtension: "sqlite", subdirectory: "Fixtures"))
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+    #expect(try stamps(of: path) == (UserStoreSchema.applicationID, 1))
+    let store = try UserStore(path: path, passwordHashIterations: 1_000)
+    #expect(try stamps(of: path) == (UserStoreSchema.applicationID, UserStoreSchema.currentVersion))
+    #expect(try store.userCount() == 5)
+    let ada = try #require(try store.user(email: "ada@example.com"))
+    #expect(try store.verifyPassword("correct horse 1", userID: ada.id))
+    // Version 2's columns and version 3's table work on the migrated accounts.
+    #expect(!ada.emailVerified && ada.photoURL == nil)
+    let created = try store.createDocumentIfAbsent(userID: ada.id, fields: ["n": .integer(1)])
+    #expect(created.created)
+    _ = try store.updateEmail(userID: ada.id, to: "ada@example.org")
+    #expect(try store.deleteUser(id: ada.id))
+    #expect(try store.document(userID: ada.id) == nil)
+  }
+
   @Test func aVersion0FileFromTheFixtureIsMigratedAndKeepsItsAccounts() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("accounts.sqlite")

@@ -280,19 +280,49 @@ struct NCMBHandlerTests {
     #expect(unknown.ncmbCode == "E404002")
   }
 
-  @Test("the owner may not rename (E403003) nor send sessionToken in the body (E403005)")
-  func unsupportedUpdates() async throws {
+  @Test("the owner may rename (a taken name is E409001) but not send sessionToken (E403005)")
+  func renamesAndRefusedUpdates() async throws {
+    _ = await signUp("grace")
     let created = await signUp("frank")
     let id = try #require(created.json["objectId"] as? String)
     let token = try #require(created.json["sessionToken"] as? String)
+    let taken = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)", body: ["userName": "grace"], sessionToken: token))
+    #expect(taken.ncmbCode == "E409001")
+    #expect(try store.user(id: id)?.username == "frank")
     let rename = await handler.handle(
       requests.request(
         .put, "/2013-09-01/users/\(id)", body: ["userName": "francis"], sessionToken: token))
-    #expect(rename.ncmbCode == "E403003")
+    #expect(rename.status == 200)
+    #expect(try store.user(id: id)?.username == "francis")
     let withToken = await handler.handle(
       requests.request(
         .put, "/2013-09-01/users/\(id)", body: ["sessionToken": token], sessionToken: token))
     #expect(withToken.ncmbCode == "E403005")
-    #expect(try store.user(id: id)?.username == "frank")
+    #expect(try store.user(id: id)?.username == "francis")
   }
+
+  @Test("a guest given a userName and a password becomes a password account, same objectId")
+  func guestUpgrade() async throws {
+    var anonymous = requests.request(.post, "/2013-09-01/users")
+    anonymous.body = Data(
+      #"{"authData":{"anonymous":{"id":"3d1f0f3c-0000-4000-8000-000000000001"}}}"#.utf8)
+    let created = await handler.handle(anonymous)
+    let id = try #require(created.json["objectId"] as? String)
+    let token = try #require(created.json["sessionToken"] as? String)
+    let noPassword = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)", body: ["userName": "guest-1"], sessionToken: token))
+    #expect(noPassword.ncmbCode == "E400003")
+    let upgrade = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)",
+        body: ["userName": "guest-1", "password": "correct-horse-7"], sessionToken: token))
+    #expect(upgrade.status == 200)
+    let user = try #require(try store.user(id: id))
+    #expect(user.username == "guest-1" && !user.isAnonymous)
+    #expect(try store.verifyPassword("correct-horse-7", userID: id))
+  }
+
 }
