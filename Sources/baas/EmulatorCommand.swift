@@ -19,17 +19,24 @@ enum EmulatorCommand {
 
   static let emulator = Command(
     name: "emulator",
-    synopsis: "[--host 127.0.0.1] [--port 9099] [--data FILE] [--project-id ID] [--sign-tokens]",
+    synopsis:
+      "[--host 127.0.0.1] [--port 9099] [--data FILE] [--project-id ID] [--sign-tokens] "
+      + "[--recent-login-seconds N]",
     help: """
       Serves the Firebase Auth REST API (v1, the legacy v3 names, the token endpoint and
-      the emulator-only endpoints) and the NCMB REST API on one HTTP/1.1 port. When ready
-      it prints the base URLs, the project ID and the NCMB demo keys; it stops cleanly on
-      SIGINT (Ctrl-C) or SIGTERM. Both APIs share one account table.
+      the emulator-only endpoints), the Firestore REST subset for the users' documents
+      (users/{uid}, owner-only) and the NCMB REST API on one HTTP/1.1 port, with a web
+      page at / to look at it all. When ready it prints the base URLs, the project ID and
+      the NCMB demo keys; it stops cleanly on SIGINT (Ctrl-C) or SIGTERM. All share one
+      account table.
 
-      emulator-only endpoints (Firebase Auth Emulator style, any project ID):
+      emulator-only endpoints (Firebase Auth Emulator style, any project ID; loopback
+      Host only, as the web page):
         GET    /emulator/v1/projects/ID/verificationCodes   pending SMS codes
-        GET    /emulator/v1/projects/ID/oobCodes            password-reset requests
+        GET    /emulator/v1/projects/ID/oobCodes            out-of-band codes and links
+        DELETE /emulator/v1/projects/ID/oobCodes            clear them
         DELETE /emulator/v1/projects/ID/accounts            delete every account
+        GET    /emulator/v1/projects/ID/requests            the last 200 requests
 
       options:
         --host H         IPv4 address to listen on (default 127.0.0.1; anything but
@@ -43,8 +50,14 @@ enum EmulatorCommand {
                          certificate at GET /robot/v1/metadata/x509/
                          securetoken@system.gserviceaccount.com, Google's path shape, so
                          `baas token verify` runs the full signature check offline
+        --recent-login-seconds N
+                         how old a sign-in may be for a password or email change or
+                         an account deletion before CREDENTIAL_TOO_OLD_LOGIN_AGAIN
+                         (default 300, as production Firebase; 0 turns the rule off)
       """,
-    spec: OptionSpec(valued: ["host", "port", "data", "project-id"], flags: ["sign-tokens"]),
+    spec: OptionSpec(
+      valued: ["host", "port", "data", "project-id", "recent-login-seconds"],
+      flags: ["sign-tokens"]),
     run: { options, context in
       var host = options.value("host") ?? "127.0.0.1"
       if host == "localhost" { host = "127.0.0.1" }
@@ -64,6 +77,12 @@ enum EmulatorCommand {
       // The same rule as FIREBASE_PROJECT_ID, so the printed exports are accepted.
       if let problem = FirebaseProjectID.problem(with: projectID) {
         throw UsageError("--project-id \(problem)", command: "emulator")
+      }
+      let recentLogin = options.value("recent-login-seconds") ?? "300"
+      guard let window = Int(recentLogin), (0...31_536_000).contains(window) else {
+        throw UsageError(
+          "--recent-login-seconds must be a whole number of seconds in 0…31536000 (0 turns "
+            + "the rule off)", command: "emulator")
       }
       let dataPath = options.value("data") ?? ":memory:"
       let store: UserStore
@@ -94,7 +113,8 @@ enum EmulatorCommand {
       do {
         let emulator = BackendEmulator(
           store: store, projectID: projectID, logger: context.merging(options).httpLogger,
-          tokenSigning: signing)
+          tokenSigning: signing,
+          recentLoginWindow: window == 0 ? nil : TimeInterval(window))
         let server = EmulatorServer(host: host, port: port) { request in
           await emulator.handle(request)
         }
@@ -111,6 +131,7 @@ enum EmulatorCommand {
           baas emulator ready on \(base)
             Firebase Auth:   \(base)/identitytoolkit.googleapis.com/v1
             Secure Token:    \(base)/securetoken.googleapis.com/v1/token
+            Firestore:       \(base)/v1/projects/\(projectID)/databases/(default)/documents
             project ID:      \(projectID)
             NCMB:            \(base)/2013-09-01
             NCMB application key: \(NCMBDemoKeys.applicationKey)
@@ -120,6 +141,7 @@ enum EmulatorCommand {
           FIREBASE_PROJECT_ID=\(projectID) FIREBASE_API_KEY=any-value
             export NCMB_BASE_URL=\(base) NCMB_APPLICATION_KEY=\(NCMBDemoKeys.applicationKey) \
           NCMB_CLIENT_KEY=\(NCMBDemoKeys.clientKey)
+          web page: \(base)/
           press Ctrl-C to stop
           """)
         let received = await signals.wait()

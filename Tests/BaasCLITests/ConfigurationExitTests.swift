@@ -94,3 +94,18 @@ struct EmulatorProjectIDTests {
     #expect(result.standardError.contains("--project-id"), "\(result.allOutput)")
   }
 }
+
+@Suite("baas emulator checks --recent-login-seconds", .timeLimit(.minutes(1)))
+struct EmulatorRecentLoginTests {
+  @Test(
+    "a window that is not a whole number of seconds in range is a usage error naming the flag",
+    arguments: ["x", "-1", "1.5", "31536001", ""])
+  func refused(value: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(
+      ["emulator", "--port", "0", "--recent-login-seconds", value], timeout: 20)
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("--recent-login-seconds"), "\(result.allOutput)")
+  }
+}
