@@ -1,11 +1,14 @@
 /// A FIFO asynchronous lock: `acquire()` suspends (never blocks a thread) until every
 /// earlier holder has called `release()`.
-actor AsyncGate {
+package actor AsyncGate {
+  /// An open gate.
+  package init() {}
+
   private var held = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
   /// Waits for the gate, then holds it.
-  func acquire() async {
+  package func acquire() async {
     if !held {
       held = true
       return
@@ -14,7 +17,7 @@ actor AsyncGate {
   }
 
   /// Hands the gate to the next waiter, or opens it.
-  func release() {
+  package func release() {
     if waiters.isEmpty {
       held = false
     } else {

@@ -159,9 +159,18 @@ struct DocumentNotationTests {
       Timestamp.string(Date(timeIntervalSince1970: 0.000_001)) == "1970-01-01T00:00:00.000001Z")
     #expect(Timestamp.string(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
     #expect(Timestamp.parse("1970-01-01t00:00:01.5z") == Date(timeIntervalSince1970: 1.5))
+    // Digits past the sixth are cut, as Firestore does.
+    #expect(
+      Timestamp.parse("1970-01-01T00:00:01.1234567890Z")
+        == Timestamp.parse("1970-01-01T00:00:01.123456Z"))
+    // The range's ends, proleptic Gregorian (not Foundation's Julian calendar before 1582),
+    // read and print back unchanged.
+    for edge in ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999999Z"] {
+      #expect(Timestamp.parse(edge).map(Timestamp.string) == edge)
+    }
     for bad in [
       "2026-12-01", "2026-12-01T24:00:00Z", "2026-13-01T00:00:00Z", "2026-12-01T00:00:00",
-      "2026-12-01T00:00:00.Z", "2026-12-01T00:00:00.1234567890Z", "2026-12-01T00:00:00+9:00",
+      "2026-12-01T00:00:00.Z", "2026-12-01T00:00:00+9:00", "10000-01-01T00:00:00Z",
       "2026-12-01T00:00:00Z ", "２０２６-12-01T00:00:00Z",
     ] {
       #expect(Timestamp.parse(bad) == nil, "\(bad)")

@@ -48,7 +48,7 @@ struct NCMBDocumentStore: UserDocumentStore {
   ]
 
   /// Serialises creates in this process.
-  private static let creations = NCMBCreationGate()
+  private static let creations = AsyncGate()
 
   func document(userID: String?) async throws(UserBackendError) -> UserDocument? {
     let target = try Self.checkedUserID(userID)
@@ -262,30 +262,6 @@ struct NCMBDocumentStore: UserDocumentStore {
     }
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
       try checkValue(value, path: "fields." + name)
-    }
-  }
-}
-
-/// A FIFO asynchronous lock (suspends, never blocks a thread).
-actor NCMBCreationGate {
-  private var held = false
-  private var waiters: [CheckedContinuation<Void, Never>] = []
-
-  /// Waits for the gate, then holds it.
-  func acquire() async {
-    if !held {
-      held = true
-      return
-    }
-    await withCheckedContinuation { waiters.append($0) }
-  }
-
-  /// Hands the gate to the next waiter, or opens it.
-  func release() {
-    if waiters.isEmpty {
-      held = false
-    } else {
-      waiters.removeFirst().resume()
     }
   }
 }
