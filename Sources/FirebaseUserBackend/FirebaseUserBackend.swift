@@ -23,18 +23,15 @@ public final class FirebaseUserBackend: UserBackend {
   /// Email/password, token refresh, anonymous, phone and identity-provider sign-in,
   /// password reset, account deletion, auth state changes, account management (reload,
   /// profile, password and email changes, email verification, completing a password
-  /// reset, re-authentication, upgrading a guest); user documents (Firestore) when a
-  /// project ID is configured.
-  public var capabilities: Set<Capability> {
-    var capabilities: Set<Capability> = [
-      .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
-      .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
-      .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
-      .passwordResetCompletion, .reauthentication, .recentLoginRequirement, .anonymousUpgrade,
-    ]
-    if configuration.projectID != nil { capabilities.insert(.userDocuments) }
-    return capabilities
-  }
+  /// reset, re-authentication, upgrading a guest) and user documents (Firestore; they need
+  /// the project ID, else `.misconfigured` naming it).
+  public let capabilities: Set<Capability> = [
+    .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
+    .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
+    .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
+    .passwordResetCompletion, .reauthentication, .recentLoginRequirement, .anonymousUpgrade,
+    .userDocuments,
+  ]
   /// The configuration this backend was made with.
   public let configuration: FirebaseConfiguration
 

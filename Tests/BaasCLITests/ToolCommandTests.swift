@@ -119,6 +119,8 @@ struct ToolCommandTests {
     baas.environment = [
       "FIREBASE_API_KEY": "any-value",
       "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(emulator.port)",
+      // The user's document needs the project (Firestore's URL names it).
+      "FIREBASE_PROJECT_ID": "demo-project",
     ]
     let out = baas.home.appendingPathComponent("emulator-http-cassettes")
     let contracts = repositoryRoot.appendingPathComponent("Contracts").path

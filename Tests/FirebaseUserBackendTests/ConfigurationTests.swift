@@ -146,7 +146,7 @@ struct ConfigurationTests {
         .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
         .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
         .passwordResetCompletion, .reauthentication, .recentLoginRequirement,
-        .anonymousUpgrade,
+        .anonymousUpgrade, .userDocuments,
       ])
   }
 }

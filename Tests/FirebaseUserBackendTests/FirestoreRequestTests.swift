@@ -191,16 +191,26 @@ struct FirestoreRequestTests {
     }
   }
 
-  @Test("Without a project ID: no capability, every operation unsupported, no request")
+  @Test("Without a project ID: every operation is misconfigured naming projectID, no request")
   func noProject() async throws {
     let stub = FirestoreStub()
     let backend = try stub.backend(projectID: nil)
-    #expect(!backend.capabilities.contains(.userDocuments))
-    #expect(try stub.backend().capabilities.contains(.userDocuments))
-    let result = await outcome { () async throws(UserBackendError) in
+    // Claimed either way: the missing setting is a configuration error, not a missing
+    // feature (reported as unsupported, it sent users to another backend).
+    #expect(backend.capabilities.contains(.userDocuments))
+    let read = await outcome { () async throws(UserBackendError) in
       try await backend.userDocuments.document()
     }
-    #expect(result.errorCode == .unsupported(capability: .userDocuments))
+    let delete = await outcome { () async throws(UserBackendError) in
+      try await backend.userDocuments.deleteDocument(userID: nil)
+    }
+    for result in [read.errorCode, delete.errorCode] {
+      guard case .misconfigured(let setting, _) = result else {
+        Issue.record("expected misconfigured, got \(String(describing: result))")
+        continue
+      }
+      #expect(setting == "projectID")
+    }
     #expect(stub.transport.requests.isEmpty)
   }
 
