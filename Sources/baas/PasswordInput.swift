@@ -131,16 +131,22 @@ enum TerminalRestorer {
   /// The signals that end a prompt.
   static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-  /// The settings to restore. Written only while no handler is installed (before
-  /// ``install(_:)`` installs one), read only by the handler.
-  nonisolated(unsafe) private static var saved = termios()
+  /// The settings to restore, in memory of its own (allocated once, never freed). Written
+  /// only while no handler is installed (before ``install(_:)`` installs one), read only by
+  /// the handler. Not a `static var termios`: AddressSanitizer reported the assignment to
+  /// such a global as a 60-byte write past it (scripts/sanitize address, the prompt tests).
+  nonisolated(unsafe) private static let saved: UnsafeMutablePointer<termios> = {
+    let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    pointer.initialize(to: termios())
+    return pointer
+  }()
 
   /// Saves `settings` and installs the handler for ``signals``.
   static func install(_ settings: termios) {
-    saved = settings
+    saved.pointee = settings
     for number in signals {
       _ = signal(number) { received in
-        _ = tcsetattr(STDIN_FILENO, TCSANOW, &TerminalRestorer.saved)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, TerminalRestorer.saved)
         // The line the user was typing ends here; the shell prompt starts on a new line.
         _ = write(STDERR_FILENO, "\n", 1)
         _ = signal(received, SIG_DFL)
