@@ -149,7 +149,8 @@ final class MemoryBackend: UserBackend {
     [
       .emailPassword, .usernamePassword, .tokenRefresh, .authStateChanges, .anonymousSignIn,
       .passwordReset, .accountDeletion, .userReload, .profileUpdate, .passwordUpdate,
-      .emailUpdate, .emailVerification, .passwordResetCompletion, .reauthentication, .recentLoginRequirement,
+      .emailUpdate, .emailVerification, .passwordResetCompletion, .reauthentication,
+      .recentLoginRequirement,
       .anonymousUpgrade, .userDocuments,
     ]
   }
