@@ -27,6 +27,11 @@ public enum BenchCommand {
       verify       7. `baas verify` over the offline backends as a process: wall time
       tokenverify  8. Firebase ID token verification with a warm cache vs. raw OpenSSL
                       RS256 verify of the same bytes (target ≥ 0.8 of raw throughput)
+      peers        9. one sign-in per call through our adapters vs. pyrebase4 and the
+                      NCMB Python SDK against one emulator, with raw keep-alive floors
+                      from Swift and Python (target ours / peer < 1.0); skipped, with
+                      the reason, without a Python that has both (BAAS_PEERS_PYTHON, else
+                      .build/peers-venv/bin/python from scripts/peers-venv)
 
     options:
       --quick       fewer and shorter runs (under two minutes on two cores)
@@ -50,6 +55,7 @@ public enum BenchCommand {
     ("startup", { await ProcessBench.startUp($0) }),
     ("verify", { await ProcessBench.verify($0) }),
     ("tokenverify", { await TokenVerifierBench.run($0) }),
+    ("peers", { await PeersBench.run($0) }),
   ]
 
   /// Runs the benchmark with `arguments` (everything after `bench`) and returns the exit

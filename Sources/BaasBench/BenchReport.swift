@@ -45,6 +45,8 @@ struct BenchGroup: Sendable {
   var notes: [String] = []
   /// Why the group could not run, or `nil`.
   var error: String?
+  /// Why the group was skipped (a missing optional tool), or `nil`; not a miss.
+  var skipped: String?
 
   /// An empty group.
   init(id: String, title: String) {
@@ -112,6 +114,7 @@ struct BenchReport: Sendable {
       lines.append("")
       lines.append(group.title)
       if let error = group.error { lines.append("  MISSED: could not run: \(error)") }
+      if let skipped = group.skipped { lines.append("  skipped: \(skipped)") }
       if !group.rows.isEmpty {
         let table = group.rows.map { row -> [String] in
           guard let stats = row.statistics else { return [row.name, "-", "-", "-", "0"] }
@@ -196,6 +199,7 @@ struct BenchReport: Sendable {
       },
     ]
     object["error"] = group.error.map { $0 as Any } ?? NSNull()
+    object["skipped"] = group.skipped.map { $0 as Any } ?? NSNull()
     return object
   }
 

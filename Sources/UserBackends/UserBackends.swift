@@ -184,14 +184,17 @@ public enum UserBackends {
   /// Opens a `UserStore` file (the fake's database, `baas emulator --data FILE`), creating
   /// it owner-only (mode 0600) first when missing: it holds password hashes and tokens,
   /// and SQLite gives its `-wal` and `-shm` files the same mode. `":memory:"` is passed
-  /// through.
+  /// through. `passwordHashIterations` is the PBKDF2 cost of passwords set from now on
+  /// (stored hashes keep their own count).
   /// - Throws: the store's `UserStoreError`.
-  public static func openUserStore(atPath path: String) throws -> UserStore {
+  public static func openUserStore(atPath path: String, passwordHashIterations: Int = 10_000)
+    throws -> UserStore
+  {
     if path != ":memory:" {
       let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
       if descriptor >= 0 { close(descriptor) }
     }
-    return try UserStore(path: path)
+    return try UserStore(path: path, passwordHashIterations: passwordHashIterations)
   }
 
   /// The session-file namespace, one per backend and project, so switching backends or

@@ -21,7 +21,7 @@ enum EmulatorCommand {
     name: "emulator",
     synopsis:
       "[--host 127.0.0.1] [--port 9099] [--data FILE] [--project-id ID] [--sign-tokens] "
-      + "[--recent-login-seconds N]",
+      + "[--recent-login-seconds N] [--password-hash-cost N]",
     help: """
       Serves the Firebase Auth REST API (v1, the legacy v3 names, the token endpoint and
       the emulator-only endpoints), the Firestore REST subset for the users' documents
@@ -54,9 +54,15 @@ enum EmulatorCommand {
                          how old a sign-in may be for a password or email change or
                          an account deletion before CREDENTIAL_TOO_OLD_LOGIN_AGAIN
                          (default 300, as production Firebase; 0 turns the rule off)
+        --password-hash-cost N
+                         PBKDF2-HMAC-SHA256 iterations for passwords set from now on,
+                         1…10000000 (default 10000); a low value speeds up suites that
+                         sign in thousands of times, for throwaway test data only
       """,
     spec: OptionSpec(
-      valued: ["host", "port", "data", "project-id", "recent-login-seconds"],
+      valued: [
+        "host", "port", "data", "project-id", "recent-login-seconds", "password-hash-cost",
+      ],
       flags: ["sign-tokens"]),
     run: { options, context in
       var host = options.value("host") ?? "127.0.0.1"
@@ -84,10 +90,18 @@ enum EmulatorCommand {
           "--recent-login-seconds must be a whole number of seconds in 0…31536000 (0 turns "
             + "the rule off)", command: "emulator")
       }
+      let costText = options.value("password-hash-cost") ?? "10000"
+      guard let hashCost = Int(costText),
+        (1...UserStore.maximumStoredIterations).contains(hashCost)
+      else {
+        throw UsageError(
+          "--password-hash-cost must be a whole number of PBKDF2 iterations in 1…"
+            + "\(UserStore.maximumStoredIterations)", command: "emulator")
+      }
       let dataPath = options.value("data") ?? ":memory:"
       let store: UserStore
       do {
-        store = try UserBackends.openUserStore(atPath: dataPath)
+        store = try UserBackends.openUserStore(atPath: dataPath, passwordHashIterations: hashCost)
       } catch {
         var problem = "\(error)"
         if case UserStoreError.database(let message) = error { problem = message }

@@ -109,3 +109,18 @@ struct EmulatorRecentLoginTests {
     #expect(result.standardError.contains("--recent-login-seconds"), "\(result.allOutput)")
   }
 }
+
+@Suite("baas emulator checks --password-hash-cost", .timeLimit(.minutes(1)))
+struct EmulatorPasswordHashCostTests {
+  @Test(
+    "a cost that is not a whole number of iterations in 1…10,000,000 is a usage error naming the flag",
+    arguments: ["x", "0", "-1", "1.5", "10000001", ""])
+  func refused(value: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(
+      ["emulator", "--port", "0", "--password-hash-cost", value], timeout: 20)
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("--password-hash-cost"), "\(result.allOutput)")
+  }
+}
