@@ -17,6 +17,30 @@ struct NCMBUserFieldsTests {
     return (answer.json["objectId"] as? String ?? "", answer.json["sessionToken"] as? String ?? "")
   }
 
+  @Test func aFieldWriteMovesTheUserObjectsUpdateDate() async throws {
+    let clock = ManualClock()
+    let store = try makeStore(clock: clock)
+    let server = EmulatorServer(emulator: BackendEmulator(store: store), port: 0)
+    let port = try server.start()
+    defer { stopInBackground(server) }
+    let requests = NCMBRequests(base: "http://127.0.0.1:\(port)")
+    let ann = try await signUp("ann", port: port)
+    let before = try await send(
+      requests.request(.get, "/2013-09-01/users/\(ann.id)", sessionToken: ann.token), port: port)
+    clock.advance(by: 60)
+    let put = try await send(
+      requests.request(
+        .put, "/2013-09-01/users/\(ann.id)", body: ["nick": "A"], sessionToken: ann.token),
+      port: port)
+    #expect(put.status == 200)
+    let after = try await send(
+      requests.request(.get, "/2013-09-01/users/\(ann.id)", sessionToken: ann.token), port: port)
+    let was = try #require(before.json["updateDate"] as? String)
+    let now = try #require(after.json["updateDate"] as? String)
+    #expect(now > was, "updateDate \(was) -> \(now)")
+    #expect(now == put.json["updateDate"] as? String)
+  }
+
   @Test func fieldsRoundTripAndTheOwnerOnlyACLHidesTheObject() async throws {
     let store = try makeStore()
     let server = EmulatorServer(emulator: BackendEmulator(store: store), port: 0)

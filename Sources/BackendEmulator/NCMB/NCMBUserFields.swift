@@ -88,6 +88,13 @@ extension NCMBHandler {
       result[name] = Self.json(value)
     }
     if let acl = try storedACL(userID) { result["acl"] = acl }
+    // A field write changes the user object: its updateDate is the later of the
+    // account's and the fields' last change.
+    if let document, let user = try ncmbStore({ try store.user(id: userID) }),
+      document.updateTime > user.updatedAt
+    {
+      result["updateDate"] = Self.dateText(document.updateTime)
+    }
     return result
   }
 
