@@ -270,27 +270,6 @@ extension FakeUserBackend {
     }
   }
 
-  /// The account a validated password credential names, when the password matches (the
-  /// same checks and timing as ``signIn(_:)``).
-  private func authenticate(_ valid: PasswordCredential) throws(UserBackendError) -> UserRecord {
-    let found = try Self.storeCall {
-      switch valid.identifier {
-      case .email(let email): try store.user(email: email)
-      case .username(let username): try store.user(username: username)
-      }
-    }
-    guard let record = found else {
-      store.burnPasswordHash(valid.password)
-      throw Self.invalidLogin
-    }
-    let matches =
-      (try? Self.storeCall { try store.verifyPassword(valid.password, userID: record.id) })
-      ?? false
-    guard matches else { throw Self.invalidLogin }
-    guard !record.disabled else { throw Self.disabled }
-    return record
-  }
-
   /// Stores `user` in the session when `session` is still the stored sign-in.
   private func replaceUser(in session: AuthSession, with user: User)
     async throws(UserBackendError)

@@ -114,6 +114,17 @@ public final class FakeUserBackend: UserBackend {
   {
     let valid = try CredentialValidation.validate(
       credential, forSignUp: false, capabilities: capabilities)
+    let record = try authenticate(valid)
+    return try await startSession(for: record, isNewUser: false)
+  }
+
+  /// The account a validated password credential names, when the password matches; the
+  /// one check behind ``signIn(_:)``, ``reauthenticate(_:)``. An unknown account still
+  /// costs a password hash, so it cannot be told apart by timing; a disabled account is
+  /// reported only to a caller with the right password.
+  /// - Throws: `.invalidCredentials` (`INVALID_LOGIN_CREDENTIALS`), `.userDisabled`,
+  ///   `.server` for a store failure.
+  func authenticate(_ valid: PasswordCredential) throws(UserBackendError) -> UserRecord {
     let found = try Self.storeCall {
       switch valid.identifier {
       case .email(let email): try store.user(email: email)
@@ -134,7 +145,7 @@ public final class FakeUserBackend: UserBackend {
     }
     guard matches else { throw Self.invalidLogin }
     guard !record.disabled else { throw Self.disabled }
-    return try await startSession(for: record, isNewUser: false)
+    return record
   }
 
   /// The signed-in user from the session store, or `nil`. Makes no store lookup.
