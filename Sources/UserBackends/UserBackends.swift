@@ -137,17 +137,8 @@ public enum UserBackends {
   public static func checkStateDirectoryWritable(for configuration: BackendConfiguration)
     throws
   {
-    let directory = try stateDirectory(for: configuration)
+    let directory = try createdStateDirectory(for: configuration)
     let setting = BackendConfiguration.settingName(ConfigurationVariable.home, "home")
-    do {
-      try FileManager.default.createDirectory(
-        at: directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw BackendConfigurationError(
-        .invalidSetting, setting: setting,
-        reason: "the state directory \(directory.path) cannot be created")
-    }
     guard access(directory.path, W_OK | X_OK) == 0 else {
       throw BackendConfigurationError(
         .invalidSetting, setting: setting,
@@ -156,11 +147,11 @@ public enum UserBackends {
     }
   }
 
-  /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state
-  /// directory is created with mode 0700.
-  /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when the directory cannot
-  ///   be created or the database cannot be opened (with SQLite's reason).
-  public static func fakeStore(for configuration: BackendConfiguration) throws -> UserStore {
+  /// The state directory, created (mode 0700, with its parents) when missing.
+  /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when it cannot be created.
+  private static func createdStateDirectory(for configuration: BackendConfiguration) throws
+    -> URL
+  {
     let directory = try stateDirectory(for: configuration)
     do {
       try FileManager.default.createDirectory(
@@ -172,6 +163,15 @@ public enum UserBackends {
         setting: BackendConfiguration.settingName(ConfigurationVariable.home, "home"),
         reason: "the state directory \(directory.path) cannot be created")
     }
+    return directory
+  }
+
+  /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state
+  /// directory is created with mode 0700.
+  /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when the directory cannot
+  ///   be created or the database cannot be opened (with SQLite's reason).
+  public static func fakeStore(for configuration: BackendConfiguration) throws -> UserStore {
+    let directory = try createdStateDirectory(for: configuration)
     let path = directory.appendingPathComponent("fake.sqlite").path
     do {
       return try openUserStore(atPath: path)
