@@ -123,7 +123,7 @@ struct Row {
 
 /// One SQLite connection with a cache of prepared statements.
 ///
-/// Not thread-safe on purpose: ``UserStore`` keeps it inside a `Mutex`, so every use is
+/// Not thread-safe on purpose: ``UserStore`` keeps it inside a `LockedValue`, so every use is
 /// serialized and SQLite can run in its no-mutex mode. `@unchecked Sendable` only so the
 /// mutex's closure can hand it to the store's helpers; it is never used outside the lock.
 final class Database: @unchecked Sendable {

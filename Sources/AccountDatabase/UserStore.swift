@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// The accounts, tokens and pending phone verifications behind the fake backend and the
 /// emulator: one SQLite database, `":memory:"` for tests or a file (WAL journal) for the
 /// CLI and the emulator.
 ///
-/// One connection, serialized by a `Mutex`; every statement is prepared once and reused.
+/// One connection, serialized by a `LockedValue`; every statement is prepared once and reused.
 /// UNIQUE indexes on the canonical email, the user name, the phone number and
 /// (provider, subject) make duplicate accounts impossible even under concurrency: a
 /// refused insert surfaces as ``UserStoreError/duplicate(field:)``; there is no
@@ -19,7 +18,7 @@ import UserBackendKit
 ///
 /// All methods are synchronous and thread-safe; password hashing runs outside the lock.
 public final class UserStore: Sendable {
-  let database: Mutex<Database>
+  let database: LockedValue<Database>
   /// PBKDF2 rounds for new password hashes.
   let passwordHashIterations: Int
   /// Seconds a phone verification code stays valid.
@@ -62,7 +61,7 @@ public final class UserStore: Sendable {
     } catch {
       throw Self.storeError(error)
     }
-    database = Mutex(connection)
+    database = LockedValue(connection)
     self.passwordHashIterations = min(max(1, passwordHashIterations), Self.maximumStoredIterations)
     self.phoneCodeLifetime = phoneCodeLifetime
     self.clock = clock

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// Where a ``UserStore`` draws the identifiers it hands out: account IDs (UUIDs), phone
@@ -60,9 +59,9 @@ public struct UserStoreRandomness: Sendable {
 
 /// SplitMix64 behind a lock (the store is used from many threads).
 private final class SeededGenerator: Sendable {
-  private let state: Mutex<SplitMix64>
+  private let state: LockedValue<SplitMix64>
 
-  init(seed: UInt64) { state = Mutex(SplitMix64(state: seed)) }
+  init(seed: UInt64) { state = LockedValue(SplitMix64(state: seed)) }
 
   func bytes(_ count: Int) -> Data {
     state.withLock { generator in

@@ -3,7 +3,6 @@ import BackendEmulator
 import BackendHTTP
 import FakeUserBackend
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// A loopback ``BackendEmulator/EmulatorServer`` on an ephemeral port over an in-memory
@@ -48,7 +47,7 @@ struct BenchEmulator: Sendable {
 final class CountingTransport: HTTPTransport {
   private let wrapped: any HTTPTransport
   private let marker: String?
-  private let state = Mutex<(count: Int, last: HTTPRequest?, response: HTTPResponse?)>(
+  private let state = LockedValue<(count: Int, last: HTTPRequest?, response: HTTPResponse?)>(
     (0, nil, nil))
 
   /// Wraps `transport`; requests whose raw path contains `marker` are counted (all

@@ -3,6 +3,7 @@ import Dispatch
 import FakeUserBackend
 import Foundation
 import Synchronization
+import UserBackendKit
 
 /// 4. Emulator throughput: Firebase `accounts:signInWithPassword` requests per second
 /// over loopback with 1, 8 and 64 keep-alive clients, with p50 / p99 latency.
@@ -127,7 +128,7 @@ enum EmulatorThroughputBench {
 
   private final class Shared: Sendable {
     let start = Atomic<UInt64>(0)
-    let results = Mutex<LoadResult>(LoadResult(seconds: 0, latencies: [], failures: 0))
+    let results = LockedValue<LoadResult>(LoadResult(seconds: 0, latencies: [], failures: 0))
   }
 
   private static func runBlocking(port: Int, requests: [[UInt8]], seconds: Double) -> LoadResult {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// A long-lived child process spoken to in lines: ``send(_:)`` writes one line to its
 /// standard input, ``nextLine()`` awaits the next line of its standard output. The pipe is
@@ -20,7 +20,7 @@ final class PeerProcess {
   }
 
   private final class LineBuffer: Sendable {
-    let state = Mutex<LineState>(LineState())
+    let state = LockedValue<LineState>(LineState())
   }
 
   /// Starts `executable` with `arguments`.

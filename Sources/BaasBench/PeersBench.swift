@@ -3,7 +3,6 @@ import BackendHTTP
 import FirebaseUserBackend
 import Foundation
 import NCMBUserBackend
-import Synchronization
 import UserBackendKit
 
 /// 9. Peers: one password sign-in per call through our adapters and through the vendors'
@@ -183,7 +182,7 @@ private final class RawLoop: Sendable {
   private let queue = DispatchQueue(label: "baas.bench.peers.raw")
   private let port: Int
   private let request: [UInt8]
-  private let client = Mutex<LoopbackHTTPClient?>(nil)
+  private let client = LockedValue<LoopbackHTTPClient?>(nil)
 
   init(port: Int, request: [UInt8]) {
     self.port = port

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// The current signing certificates (`kid` -> public key), fetched through an
@@ -32,7 +31,7 @@ actor CertificateStore {
     didSet { published.withLock { $0 = current } }
   }
   /// ``current``, readable without entering the actor: the fast path of a warm cache.
-  private nonisolated let published = Mutex<Snapshot?>(nil)
+  private nonisolated let published = LockedValue<Snapshot?>(nil)
   private var pending: Task<Result<Snapshot, TokenRejection>, Never>?
 
   init(

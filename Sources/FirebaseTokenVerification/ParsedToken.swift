@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// A token split and decoded, before any check but the shape.
@@ -14,7 +13,7 @@ struct ParsedToken {
     /// The last headers read, by their exact base64url text: every token signed under
     /// one key has the same header, so a warm verifier parses it once. At most
     /// ``cacheLimit`` entries (emptied when full), so made-up headers cannot grow it.
-    private static let cache = Mutex<[String: Header]>([:])
+    private static let cache = LockedValue<[String: Header]>([:])
     private static let cacheLimit = 64
 
     /// The header of a base64url segment; `nil` when it is not a JSON object.

@@ -1,6 +1,6 @@
 import BackendHTTP
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// Sends requests through a live transport and records each interaction, redacted, for a
 /// cassette (record mode).
@@ -17,7 +17,7 @@ public final class RecordingTransport: HTTPTransport {
   private let template: ReplayMetadata
   private let secrets: [String]
   private let clock: Date
-  private let state = Mutex<(next: Int, recorded: [(order: Int, interaction: Interaction)])>(
+  private let state = LockedValue<(next: Int, recorded: [(order: Int, interaction: Interaction)])>(
     (0, []))
 
   /// A recorder around `wrapping`.

@@ -1,7 +1,6 @@
 import BackendHTTP
 import UserBackendKit
 import Foundation
-import Synchronization
 
 /// Applies ``RedactionRules`` to requests and responses with one alias table, so the same
 /// secret value always becomes the same alias (`<REFRESH_TOKEN_1>`, numbered per category by
@@ -21,7 +20,7 @@ import Synchronization
 public final class Redactor: Sendable {
   /// The rules applied.
   public let rules: RedactionRules
-  private let state: Mutex<AliasTable>
+  private let state: LockedValue<AliasTable>
 
   /// A redactor with an empty alias table.
   /// - Parameters:
@@ -37,7 +36,7 @@ public final class Redactor: Sendable {
     for (value, alias) in knownAliases.sorted(by: { $0.value < $1.value }) {
       table.seed(value: value, alias: alias)
     }
-    state = Mutex(table)
+    state = LockedValue(table)
   }
 
   /// The request with every rule applied: query parameters (in the URL), header fields

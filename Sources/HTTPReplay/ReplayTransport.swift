@@ -1,6 +1,6 @@
 import BackendHTTP
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// Answers requests from a cassette and never touches the network (replay mode).
 ///
@@ -21,7 +21,7 @@ public final class ReplayTransport: HTTPTransport {
   private let shapes: [RequestShape]
   private let responses: [HTTPResponse]
   private let loadError: CassetteError?
-  private let state: Mutex<State>
+  private let state: LockedValue<State>
 
   private struct Queue {
     var items: [Int]
@@ -70,7 +70,7 @@ public final class ReplayTransport: HTTPTransport {
     self.shapes = shapes
     self.responses = responses
     self.loadError = loadError
-    state = Mutex(State(queues: queues, used: Array(repeating: false, count: shapes.count)))
+    state = LockedValue(State(queues: queues, used: Array(repeating: false, count: shapes.count)))
   }
 
   /// The recorded response for `request`.

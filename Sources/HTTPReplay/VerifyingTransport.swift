@@ -1,6 +1,6 @@
 import BackendHTTP
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// One difference between a live response and the recorded one (verify mode).
 public struct ShapeDrift: Sendable, Hashable, CustomStringConvertible {
@@ -39,7 +39,7 @@ public final class VerifyingTransport: HTTPTransport {
   /// The cassette compared against.
   public let cassette: Cassette
   private let redactor: Redactor
-  private let state: Mutex<(queues: [String: [Int]], drift: [ShapeDrift])>
+  private let state: LockedValue<(queues: [String: [Int]], drift: [ShapeDrift])>
   private let recorded: [Interaction]
 
   /// Verifies live traffic against `cassette`.
@@ -56,7 +56,7 @@ public final class VerifyingTransport: HTTPTransport {
         storedRedactor.redact(interaction.request), matchHeaders: cassette.rules.matchHeaders)
       queues[shape.key, default: []].append(index)
     }
-    state = Mutex((queues, []))
+    state = LockedValue((queues, []))
   }
 
   /// Sends `request` live, records any shape drift, and returns the live response.

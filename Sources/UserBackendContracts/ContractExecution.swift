@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// One run of one contract in one environment: executes the steps in order and stops at
@@ -208,8 +207,8 @@ func redact(_ text: String, _ secrets: Set<String>) -> String {
 
 /// Collects the events of one `authStateChanges` stream in the background.
 final class EventCollector: Sendable {
-  private let events = Mutex<[AuthStateChange]>([])
-  private let task = Mutex<Task<Void, Never>?>(nil)
+  private let events = LockedValue<[AuthStateChange]>([])
+  private let task = LockedValue<Task<Void, Never>?>(nil)
 
   init(_ stream: AsyncStream<AuthStateChange>) {
     let handle = Task { [self] in

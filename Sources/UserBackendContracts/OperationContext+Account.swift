@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// The account-management operations (issue 20).
@@ -71,7 +70,7 @@ extension OperationContext {
 /// Secrets a run's operations met (out-of-band codes), shared with concurrent tasks and
 /// scrubbed from every failure text.
 final class SecretSink: Sendable {
-  private let values = Mutex<Set<String>>([])
+  private let values = LockedValue<Set<String>>([])
   /// Remembers a secret.
   func insert(_ value: String) { values.withLock { _ = $0.insert(value) } }
   /// Every secret so far.

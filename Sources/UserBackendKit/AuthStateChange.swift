@@ -38,7 +38,7 @@ package final class AuthStateBroadcaster: Sendable {
     var buffered: [AuthStateChange] = []
   }
 
-  private let subscribers = Mutex<[Int: Subscriber]>([:])
+  private let subscribers = LockedValue<[Int: Subscriber]>([:])
   private let nextID = Atomic<Int>(0)
 
   /// An empty broadcaster.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The wall clock a backend reads for token expiry, timestamps and signatures.
 /// Injected so tests and cassette replay control time.
@@ -18,11 +17,11 @@ public struct SystemClock: AuthClock {
 
 /// A clock that moves only when told to; for tests and replay.
 public final class ManualClock: AuthClock {
-  private let current: Mutex<Date>
+  private let current: LockedValue<Date>
 
   /// A clock stopped at `start`.
   public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-    current = Mutex(start)
+    current = LockedValue(start)
   }
 
   /// The stopped time.

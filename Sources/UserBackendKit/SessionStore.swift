@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A pending phone verification, kept so the flow survives a restart between sending
 /// the code and signing in.
@@ -90,12 +89,12 @@ extension SessionStore {
 /// servers that keep no client state. Shared between backend instances, it simulates a
 /// restart that keeps the disk.
 public final class InMemorySessionStore: SessionStore {
-  private let state: Mutex<PersistedAuthState>
+  private let state: LockedValue<PersistedAuthState>
   private let gate = AsyncGate()
   private let updateGate = AsyncGate()
 
   /// An empty store, or one holding `initial`.
-  public init(_ initial: PersistedAuthState = .empty) { state = Mutex(initial) }
+  public init(_ initial: PersistedAuthState = .empty) { state = LockedValue(initial) }
 
   /// The stored state.
   public func load() async throws -> PersistedAuthState { state.withLock { $0 } }

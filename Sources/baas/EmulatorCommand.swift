@@ -4,8 +4,8 @@ import Dispatch
 import FakeUserBackend
 import FirebaseUserBackend
 import Foundation
-import Synchronization
 import UserBackends
+import UserBackendKit
 
 #if canImport(Glibc)
   import Glibc
@@ -198,7 +198,7 @@ final class SignalWatch {
 
 /// The first signal number and the task waiting for it.
 private final class SignalState: Sendable {
-  private let state = Mutex<(received: Int32?, waiter: CheckedContinuation<Int32, Never>?)>(
+  private let state = LockedValue<(received: Int32?, waiter: CheckedContinuation<Int32, Never>?)>(
     (nil, nil))
 
   func wait(_ continuation: CheckedContinuation<Int32, Never>) {

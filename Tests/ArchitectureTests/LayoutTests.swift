@@ -70,4 +70,25 @@ struct LayoutTests {
     }
     #expect(offenders == [], "these cite files outside the repository: \(offenders)")
   }
+
+  /// Shared state is guarded by `LockedValue`, never by `Synchronization.Mutex`, whose
+  /// futex locking ThreadSanitizer cannot see (every locked access would be reported as a
+  /// race and `scripts/sanitize thread` could not run; docs/robustness.md).
+  @Test("no source or test locks with Synchronization.Mutex")
+  func noMutex() throws {
+    let pattern = try NSRegularExpression(pattern: "\\b" + "Mutex" + #"\s*[<(]"#)
+    var offenders: [String] = []
+    for top in ["Sources", "Tests"] {
+      let folder = repositoryRoot.appendingPathComponent(top)
+      guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+      for case let file as String in files where file.hasSuffix(".swift") {
+        let url = folder.appendingPathComponent(file)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+        if pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+          offenders.append("\(top)/\(file)")
+        }
+      }
+    }
+    #expect(offenders == [], "these use Mutex instead of LockedValue: \(offenders)")
+  }
 }

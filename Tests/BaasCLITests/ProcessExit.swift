@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UserBackendKit
 
 #if canImport(Glibc)
   import Glibc
@@ -17,7 +18,7 @@ final class ProcessExit: Sendable {
     var exited = false
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
-  private let state = Mutex(State())
+  private let state = LockedValue(State())
 
   init(_ process: Process) {
     process.terminationHandler = { [self] _ in markExited() }

@@ -3,13 +3,12 @@ import BackendHTTP
 import FirebaseUserBackend
 import Foundation
 import NCMBUserBackend
-import Synchronization
 import Testing
 import UserBackendKit
 
 /// Collects log lines from any task.
 final class LineSink: Sendable {
-  private let store = Mutex<[String]>([])
+  private let store = LockedValue<[String]>([])
   var logger: HTTPLogger { HTTPLogger { record in self.store.withLock { $0.append("\(record)") } } }
   var lines: [String] { store.withLock { $0 } }
 }

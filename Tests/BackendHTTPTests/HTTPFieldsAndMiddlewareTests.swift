@@ -1,7 +1,7 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import Testing
+import UserBackendKit
 
 @Suite("HTTPFields", .timeLimit(.minutes(2)))
 struct HTTPFieldsTests {
@@ -57,7 +57,7 @@ struct MiddlewareTransportTests {
   }
 
   final class Log: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = LockedValue<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
   }

@@ -1,11 +1,11 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import Testing
+import UserBackendKit
 
 /// Collects logged records.
 final class RecordSink: Sendable {
-  private let records = Mutex<[HTTPExchangeRecord]>([])
+  private let records = LockedValue<[HTTPExchangeRecord]>([])
   var logger: HTTPLogger { HTTPLogger { record in self.records.withLock { $0.append(record) } } }
   var lines: [String] { records.withLock { $0.map(\.description) } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UserBackendKit
 
 #if canImport(Glibc)
   import Glibc
@@ -17,7 +18,7 @@ import Synchronization
 final class LoopbackServer: Sendable {
   let port: Int
   private let listener: Int32
-  private let held = Mutex<[Int32]>([])
+  private let held = LockedValue<[Int32]>([])
   private let accepted = Atomic<Int>(0)
 
   enum StartError: Error { case socket(String) }

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import Testing
 import UserBackendContracts
 import UserBackendKit
@@ -12,7 +11,7 @@ import UserBackendKit
   /// Answers every request with one response and remembers the requests.
   final class FixedTransport: HTTPTransport {
     let response: HTTPResponse
-    let requests = Mutex<[HTTPRequest]>([])
+    let requests = LockedValue<[HTTPRequest]>([])
     init(status: Int = 200, _ body: String) {
       response = HTTPResponse(status: status, body: Data(body.utf8))
     }

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import UserBackendKit
 
 @testable import FirebaseTokenVerification
@@ -29,7 +28,7 @@ final class CertificateEndpoint: HTTPTransport {
     var requests = 0
     var paths: [String] = []
   }
-  let state = Mutex(State())
+  let state = LockedValue(State())
   let delay: Duration
 
   init(_ certificates: [String: String], delay: Duration = .zero) {

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import UserBackendKit
 
 @testable import FirebaseUserBackend
@@ -10,7 +9,7 @@ import UserBackendKit
 final class FirestoreStub: Sendable {
   let clock: ManualClock
   private final class Script: Sendable {
-    let answers = Mutex<[HTTPResponse]>([])
+    let answers = LockedValue<[HTTPResponse]>([])
   }
   private let script = Script()
   let transport: StubTransport

@@ -1,13 +1,12 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// A test transport: records every request and answers from a handler; counts calls.
 final class StubTransport: HTTPTransport {
   typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
-  private let recorded = Mutex<[HTTPRequest]>([])
+  private let recorded = LockedValue<[HTTPRequest]>([])
   private let handler: Handler
 
   init(_ handler: @escaping Handler) { self.handler = handler }

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import UserBackendKit
 
 @testable import FirebaseUserBackend
@@ -84,7 +83,7 @@ extension HTTPRequest {
 /// Collects auth state events from a stream in the background.
 final class EventRecorder: Sendable {
   private final class Storage: Sendable {
-    let events = Mutex<[AuthStateChange.Event]>([])
+    let events = LockedValue<[AuthStateChange.Event]>([])
   }
   private let storage: Storage
   private let task: Task<Void, Never>

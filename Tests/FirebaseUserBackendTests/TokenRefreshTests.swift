@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import Testing
 import UserBackendKit
 
@@ -167,7 +166,7 @@ struct TokenRefreshTests {
   func noResurrection() async throws {
     let clock = ManualClock(Fixture.start)
     let fresh = Fixture.idToken(exp: Fixture.start.addingTimeInterval(3600), serial: 2)
-    let release = Mutex(false)
+    let release = LockedValue(false)
     let server = StubTransport { _ in
       while !release.withLock({ $0 }) { await Task.yield() }
       return StubTransport.json(200, Fixture.tokenBody(idToken: fresh))

@@ -1,7 +1,6 @@
 import BackendHTTP
 import Foundation
 import HTTPReplay
-import Synchronization
 import Testing
 import UserBackendKit
 
@@ -170,7 +169,7 @@ struct ReplayTransportTests {
 
   @Test("the request verifier sees the live request before redaction and can reject it")
   func verifier() async throws {
-    let seen = Mutex<[String]>([])
+    let seen = LockedValue<[String]>([])
     let replay = ReplayTransport(
       cassette: Fixture.cassette(
         [

@@ -2,13 +2,12 @@ import BackendHTTP
 import Dispatch
 import Foundation
 import HTTPReplay
-import Synchronization
 import UserBackendKit
 
 /// A transport answering with a closure; counts requests.
 final class StubTransport: HTTPTransport {
   private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
-  private let seen = Mutex<[HTTPRequest]>([])
+  private let seen = LockedValue<[HTTPRequest]>([])
 
   init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
     self.handler = handler
@@ -24,7 +23,7 @@ final class StubTransport: HTTPTransport {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-  private let value = Mutex(0)
+  private let value = LockedValue(0)
   /// Returns the current value and increments it.
   func next() -> Int {
     value.withLock { value in

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import UserBackendKit
 
 @testable import NCMBUserBackend
@@ -10,8 +9,8 @@ import UserBackendKit
 /// optional hook answers instead (error answers, interleaved writes).
 final class NCMBObjectServer: HTTPTransport {
   private final class State: Sendable {
-    let objects = Mutex<[String: [String: any Sendable]]>([:])
-    let requests = Mutex<[HTTPRequest]>([])
+    let objects = LockedValue<[String: [String: any Sendable]]>([:])
+    let requests = LockedValue<[HTTPRequest]>([])
   }
   private let state = State()
   /// Answers a request instead of the server when it returns a response.

@@ -1,6 +1,6 @@
 import BackendHTTP
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// A transport for tests: records every request and answers from a script, in order.
 final class StubTransport: HTTPTransport {
@@ -10,10 +10,10 @@ final class StubTransport: HTTPTransport {
     case failure(HTTPTransportError)
   }
 
-  private let state: Mutex<(outcomes: [Outcome], requests: [HTTPRequest])>
+  private let state: LockedValue<(outcomes: [Outcome], requests: [HTTPRequest])>
 
   /// A transport that answers with `outcomes`, one per request.
-  init(_ outcomes: [Outcome] = []) { state = Mutex((outcomes, [])) }
+  init(_ outcomes: [Outcome] = []) { state = LockedValue((outcomes, [])) }
 
   /// A transport that answers every request with status `status` and a JSON body.
   convenience init(status: Int, json: String, headers: HTTPFields = [:]) {

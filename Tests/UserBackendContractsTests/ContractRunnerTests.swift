@@ -190,10 +190,8 @@ import UserBackendKit
   }
 }
 
-import Synchronization
-
 final class Counter: Sendable {
-  private let count = Mutex(0)
+  private let count = LockedValue(0)
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }

@@ -103,13 +103,13 @@ final class MemoryServer: Sendable {
 
   let clock: ManualClock
   let flaws: Set<Flaw>
-  let accounts = Mutex<[String: Account]>([:])
+  let accounts = LockedValue<[String: Account]>([:])
   /// Documents by owner ID.
-  let documents = Mutex<[String: UserDocument]>([:])
+  let documents = LockedValue<[String: UserDocument]>([:])
   /// Out-of-band codes "sent", oldest first.
-  let codes = Mutex<[(email: String, kind: OutOfBandCodeKind, code: String, used: Bool)]>([])
+  let codes = LockedValue<[(email: String, kind: OutOfBandCodeKind, code: String, used: Bool)]>([])
   /// When each user last proved their password (sign-up, sign-in, reauthentication).
-  let authenticatedAt = Mutex<[String: Date]>([:])
+  let authenticatedAt = LockedValue<[String: Date]>([:])
   private let counter = Atomic<Int>(0)
   private let refreshCount = Atomic<Int>(0)
 
@@ -156,7 +156,7 @@ final class MemoryBackend: UserBackend {
   }
 
   /// The session of a `memoryOnlySession` backend.
-  private let memorySession = Mutex<AuthSession?>(nil)
+  private let memorySession = LockedValue<AuthSession?>(nil)
 
   init(server: MemoryServer, sessionStore: any SessionStore) {
     self.server = server

@@ -1,10 +1,9 @@
-import Synchronization
 import Testing
 import UserBackendKit
 
 /// A gate the test opens once, releasing every waiter.
 final class Gate: Sendable {
-  private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+  private let state = LockedValue<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
     (false, []))
 
   func wait() async {
@@ -32,7 +31,7 @@ struct TestFailure: Error, Equatable {}
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-  private let value = Mutex(0)
+  private let value = LockedValue(0)
   /// Adds one and returns the new value.
   @discardableResult
   func increment() -> Int {
@@ -133,5 +132,32 @@ final class Counter: Sendable {
       #expect(await iterator.next()?.event == .initialState)
       #expect(await iterator.next()?.event == .sessionRevoked)
     }
+  }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct LockedValueTests {
+  @Test func concurrentUpdatesAreNeverLost() async {
+    let counts = LockedValue<[Int: Int]>([:])
+    await withTaskGroup(of: Void.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          for step in 0..<500 { counts.withLock { $0[step % 5, default: 0] += task } }
+        }
+      }
+    }
+    // Each task adds its number 500 times: 500 × (0 + 1 + … + 7).
+    #expect(counts.withLock { $0.values.reduce(0, +) } == 500 * 28)
+  }
+
+  @Test func aThrowingBodyReleasesTheLockAndKeepsItsWrites() {
+    let value = LockedValue(1)
+    #expect(throws: TestFailure.self) {
+      try value.withLock { (number: inout Int) throws(TestFailure) -> Void in
+        number = 2
+        throw TestFailure()
+      }
+    }
+    // Would deadlock if the throw had left the lock held.
+    #expect(value.withLock { $0 } == 2)
   }
 }

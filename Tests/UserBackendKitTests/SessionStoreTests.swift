@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import UserBackendKit
 
@@ -35,7 +34,7 @@ func sampleState(
 
 /// Collects diagnostics lines.
 final class DiagnosticLines: Sendable {
-  private let lines = Mutex<[String]>([])
+  private let lines = LockedValue<[String]>([])
   func append(_ line: String) { lines.withLock { $0.append(line) } }
   var all: [String] { lines.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import Testing
 import UserBackendKit
 import UserBackendTesting
@@ -12,7 +11,7 @@ import UserBackendTesting
 struct HarnessFirestoreRoutingTests {
   /// Records the request and fails it.
   final class Recorder: HTTPTransport {
-    let urls = Mutex<[String]>([])
+    let urls = LockedValue<[String]>([])
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
       urls.withLock { $0.append(request.url.absoluteString) }
       throw HTTPTransportError.invalidRequest(reason: "recorded")

@@ -2,6 +2,7 @@ import BackendHTTP
 import Dispatch
 import Foundation
 import Synchronization
+import UserBackendKit
 
 #if canImport(Glibc)
   import Glibc
@@ -79,7 +80,7 @@ public final class EmulatorServer: Sendable {
   /// The limits in force.
   public let limits: Limits
   private let handler: Handler
-  private let state = Mutex(ServerState())
+  private let state = LockedValue(ServerState())
   private let stopping = Atomic<Bool>(false)
   private let connections = DispatchGroup()
 

@@ -1,7 +1,7 @@
 import BackendHTTP
 import Dispatch
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// Serves one client connection on its own thread: reads requests (keep-alive), hands
 /// each to the handler, writes the responses, enforces the limits and timeouts in
@@ -212,6 +212,6 @@ struct HTTPConnection {
 
 /// Hands a response from the handler's task back to the connection thread.
 private final class ResponseBox: Sendable {
-  let response = Mutex<HTTPResponse?>(nil)
+  let response = LockedValue<HTTPResponse?>(nil)
   let done = DispatchSemaphore(value: 0)
 }

@@ -1,6 +1,6 @@
 import BackendHTTP
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// The last requests the emulator served, for its web page: a ring buffer of at most
 /// ``capacity`` entries (the oldest is dropped), thread-safe.
@@ -45,12 +45,12 @@ public final class EmulatorRequestLog: Sendable {
   public let capacity: Int
   /// The longest path kept, in characters; longer ones end with `…`.
   public static let maximumPathLength = 512
-  private let state: Mutex<Ring>
+  private let state: LockedValue<Ring>
 
   /// An empty log keeping at most `capacity` entries (at least 1).
   public init(capacity: Int = 200) {
     self.capacity = max(1, capacity)
-    state = Mutex(Ring())
+    state = LockedValue(Ring())
   }
 
   /// Adds an entry for `request`, answered with `status` after `duration`.

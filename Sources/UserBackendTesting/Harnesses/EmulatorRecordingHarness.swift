@@ -4,7 +4,6 @@ import BackendHTTP
 import FakeUserBackend
 import Foundation
 import HTTPReplay
-import Synchronization
 import UserBackendContracts
 import UserBackendKit
 
@@ -97,7 +96,7 @@ final class EmulatorRecording: Sendable {
   let recorder: RecordingTransport
   let destination: URL
   let secrets: [String]
-  private let codes = Mutex<[String: String]>([:])
+  private let codes = LockedValue<[String: String]>([:])
 
   init(recorder: RecordingTransport, destination: URL, secrets: [String]) {
     self.recorder = recorder

@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import UserBackendKit
 
 /// The emulator's clock in a contract run: the run's `ManualClock` (which the adapter reads
@@ -14,7 +13,7 @@ import UserBackendKit
 final class ServerClock: AuthClock {
   /// The run's clock.
   let base: ManualClock
-  private let handled = Mutex<Int>(0)
+  private let handled = LockedValue<Int>(0)
 
   init(base: ManualClock) { self.base = base }
 

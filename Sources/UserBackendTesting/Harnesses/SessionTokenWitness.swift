@@ -1,6 +1,6 @@
 import BackendHTTP
 import Foundation
-import Synchronization
+import UserBackendKit
 
 /// Remembers, from the server's own answers, which user each opaque session token was
 /// issued to: every JSON response body holding both `sessionToken` and `objectId` (NCMB
@@ -8,7 +8,7 @@ import Synchronization
 /// ``UserBackendContracts/ContractEnvironment/tokenSubject(_:)`` from it, so token
 /// expectations check what the server said rather than the adapter's stored session.
 final class SessionTokenWitness: Sendable {
-  private let subjects = Mutex<[String: String]>([:])
+  private let subjects = LockedValue<[String: String]>([:])
 
   /// The `objectId` the server answered together with `token`, if seen.
   func subject(of token: String) -> String? { subjects.withLock { $0[token] } }
