@@ -3,8 +3,10 @@ import Foundation
 import UserBackendKit
 
 extension UserBackendError {
-  /// The portable error for a request that got no response: always
-  /// `.network(reason:)`, whose reason never contains the request's URL or headers.
+  /// The portable error for a request that got no usable response: `.network(reason:)`,
+  /// whose reason never contains the request's URL or headers, except for an answer body
+  /// over the transport's limit (``HTTPTransportError/responseTooLarge(limit:)``), which
+  /// is `.malformedResponse`: the server did answer, with something no API sends.
   ///
   /// - an error adopting ``SecretFreeDescription`` (``HTTPTransportError``, HTTPReplay's
   ///   `ReplayError` and `CassetteSessionError`) keeps its own description, so a replay
@@ -17,6 +19,8 @@ extension UserBackendError {
     switch error {
     case let error as UserBackendError:
       self = error
+    case HTTPTransportError.responseTooLarge(let limit):
+      self.init(.malformedResponse(reason: "the answer's body is larger than \(limit) bytes"))
     case let error as any SecretFreeDescription:
       self.init(.network(reason: error.description))
     case is CancellationError:
@@ -35,7 +39,8 @@ extension HTTPTransport {
   /// Two kinds of answer are refused here for both adapters: a redirect (3xx: none of the
   /// services redirects its API, and following one would send the signature, keys and
   /// session token to another address; ``URLSessionTransport`` follows none), and a body
-  /// larger than ``maximumResponseBodyBytes``.
+  /// larger than ``maximumResponseBodyBytes`` (``URLSessionTransport`` stops reading at its
+  /// own limit, the same by default; this check covers every other transport).
   ///
   /// - Returns: the response, with any status outside 300–399.
   /// - Throws: ``UserBackendKit/UserBackendError`` only: `.server(status:)` naming a 3xx
@@ -66,4 +71,4 @@ extension HTTPTransport {
 
 /// The largest response body an adapter accepts: 10 MiB. No answer of the user APIs comes
 /// near it; a larger one is refused as `.malformedResponse` before it is decoded.
-public let maximumResponseBodyBytes = 10 * 1024 * 1024
+public let maximumResponseBodyBytes = URLSessionTransport.standardMaximumResponseBodyBytes

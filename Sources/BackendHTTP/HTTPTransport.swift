@@ -21,6 +21,9 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
   case invalidResponse(reason: String)
   /// The request itself could not be sent (for example an unsupported URL scheme).
   case invalidRequest(reason: String)
+  /// The answer's body is larger than `limit` bytes (declared or received); it was not
+  /// read further.
+  case responseTooLarge(limit: Int)
 
   /// A one-line explanation.
   public var description: String {
@@ -29,6 +32,7 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case .connectionFailed(let reason): "connection failed: \(reason)"
     case .invalidResponse(let reason): "invalid response: \(reason)"
     case .invalidRequest(let reason): "invalid request: \(reason)"
+    case .responseTooLarge(let limit): "the answer's body is larger than \(limit) bytes"
     }
   }
 }

@@ -4,8 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The network transport: sends an ``HTTPRequest`` with its own `URLSession`
-/// (`URLSession.data(for:)`) and returns the ``HTTPResponse``, whatever its status.
+/// The network transport: sends an ``HTTPRequest`` with its own `URLSession` (one data
+/// task per request) and returns the ``HTTPResponse``, whatever its status.
 ///
 /// The session is private to the transport and stateless between requests: no cookie
 /// storage (cookies are neither sent nor accepted), no URL cache (every request goes to the
@@ -20,6 +20,10 @@ import Foundation
 /// credentials (signature, keys, session token) never reach the `Location` address. The
 /// adapters then refuse it (see `sendForBackend(_:)`).
 ///
+/// Answer bodies are read up to ``maximumResponseBodyBytes`` (10 MiB by default); past it the
+/// request ends at once with ``HTTPTransportError/responseTooLarge(limit:)``, so a hostile
+/// or broken server cannot make the process hold an unbounded answer.
+///
 /// Errors: ``HTTPTransportError`` (see ``transportError(for:)``) or `CancellationError` when
 /// the calling task is cancelled. No message ever contains the URL (its query may carry an
 /// API key) or a header value.
@@ -27,15 +31,31 @@ public final class URLSessionTransport: HTTPTransport {
   /// The timeout used when a request does not set one: 30 seconds.
   public static let standardTimeout: TimeInterval = 30
 
+  /// The largest answer body read by default: 10 MiB. No answer of the user-account APIs
+  /// comes near it.
+  public static let standardMaximumResponseBodyBytes = 10 * 1024 * 1024
+
   /// The timeout in seconds for requests whose `timeout` is `nil`.
   public let defaultTimeout: TimeInterval
+  /// The largest answer body this transport reads, in bytes.
+  public let maximumResponseBodyBytes: Int
   private let session: URLSession
+  private let delegate = SessionDelegate()
 
   /// A transport with its own ephemeral, cookie-less, cache-less session.
-  /// - Parameter defaultTimeout: seconds for requests without their own timeout (> 0;
-  ///   a non-positive value falls back to ``standardTimeout``).
-  public init(defaultTimeout: TimeInterval = URLSessionTransport.standardTimeout) {
+  /// - Parameters:
+  ///   - defaultTimeout: seconds for requests without their own timeout (> 0; a
+  ///     non-positive value falls back to ``standardTimeout``).
+  ///   - maximumResponseBodyBytes: the largest answer body read, in bytes (default
+  ///     ``standardMaximumResponseBodyBytes``; values below 1 mean 1). A larger answer is
+  ///     refused with ``HTTPTransportError/responseTooLarge(limit:)`` as soon as its
+  ///     `Content-Length` or its bytes pass the limit: it is never held in memory whole.
+  public init(
+    defaultTimeout: TimeInterval = URLSessionTransport.standardTimeout,
+    maximumResponseBodyBytes: Int = URLSessionTransport.standardMaximumResponseBodyBytes
+  ) {
     self.defaultTimeout = defaultTimeout > 0 ? defaultTimeout : Self.standardTimeout
+    self.maximumResponseBodyBytes = max(1, maximumResponseBodyBytes)
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpCookieStorage = nil
     configuration.httpShouldSetCookies = false
@@ -44,21 +64,10 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.timeoutIntervalForRequest = self.defaultTimeout
     session = URLSession(
-      configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+      configuration: configuration, delegate: delegate, delegateQueue: nil)
   }
 
   deinit { session.finishTasksAndInvalidate() }
-
-  /// Answers every redirect with "do not follow": the 3xx response itself is returned.
-  private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-      _ session: URLSession, task: URLSessionTask,
-      willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-      completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-      completionHandler(nil)
-    }
-  }
 
   /// Sends `request` and returns the response, with any status.
   /// - Throws: ``HTTPTransportError`` when no response arrives; `CancellationError` when
@@ -82,19 +91,16 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   private func perform(_ urlRequest: URLRequest) async throws -> HTTPResponse {
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await session.data(for: urlRequest)
-    } catch {
-      if Task.isCancelled { throw CancellationError() }
-      throw Self.mapError(error)
+    let collector = ResponseCollector(limit: maximumResponseBodyBytes)
+    let task = session.dataTask(with: urlRequest)
+    delegate.register(collector, for: task)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        collector.start(task, continuation: continuation)
+      }
+    } onCancel: {
+      collector.cancel()
     }
-    try Task.checkCancellation()
-    guard let http = response as? HTTPURLResponse else {
-      throw HTTPTransportError.invalidResponse(reason: "not an HTTP response")
-    }
-    return HTTPResponse(status: http.statusCode, headerFields: Self.fields(of: http), body: data)
   }
 
   /// The `URLRequest` for `request`: method, URL, headers in order, body and timeout.

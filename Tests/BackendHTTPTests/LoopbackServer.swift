@@ -15,6 +15,9 @@ import UserBackendKit
 /// `Location: http://127.0.0.1:PORT/landed`; any other request gets status 201 and a JSON echo
 /// `{"method","path","query","headers":[[name,value]...],"body"}` with `Connection: close`
 /// and a `Set-Cookie` field (to check that the transport never sends cookies back).
+/// `/stream/N` answers 200 with N bytes of `x` and `Content-Length: N`; `/stream/N/chunked`
+/// sends the same bytes chunked, with no length declared (both stop early when the client
+/// goes away; `bytesStreamed` counts what was written).
 final class LoopbackServer: Sendable {
   let port: Int
   private let listener: Int32
@@ -52,6 +55,11 @@ final class LoopbackServer: Sendable {
     let thread = Thread { [self] in acceptLoop() }
     thread.start()
   }
+
+  private let streamed = Atomic<Int>(0)
+
+  /// How many body bytes the `/stream/` answers have written so far.
+  var bytesStreamed: Int { streamed.load(ordering: .sequentiallyConsistent) }
 
   /// How many connections were accepted so far.
   var acceptedCount: Int { accepted.load(ordering: .sequentiallyConsistent) }
@@ -112,6 +120,10 @@ final class LoopbackServer: Sendable {
       held.withLock { $0.append(connection) }
       return
     }
+    if target.hasPrefix("/stream/") {
+      streamBody(connection, target: target)
+      return
+    }
     let pathAndQuery = target.split(separator: "?", maxSplits: 1).map(String.init)
     let headers = lines.dropFirst().map { line -> [String] in
       let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
@@ -152,5 +164,43 @@ final class LoopbackServer: Sendable {
       offset += written
     }
     close(connection)
+  }
+
+  /// Writes `bytes` fully; false when the client has gone away.
+  private func writeAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let start = offset
+      let written = bytes.withUnsafeBytes {
+        send(connection, $0.baseAddress! + start, bytes.count - start, Int32(MSG_NOSIGNAL))
+      }
+      if written <= 0 { return false }
+      offset += written
+    }
+    return true
+  }
+
+  /// The `/stream/N[/chunked]` answer, in 64 KiB pieces.
+  private func streamBody(_ connection: Int32, target: String) {
+    defer { close(connection) }
+    let parts = target.split(separator: "/").map(String.init)
+    let total = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+    let chunked = parts.count > 2 && parts[2] == "chunked"
+    let head =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n"
+      + (chunked ? "Transfer-Encoding: chunked\r\n\r\n" : "Content-Length: \(total)\r\n\r\n")
+    guard writeAll(connection, Array(head.utf8)) else { return }
+    var left = total
+    while left > 0 {
+      let piece = min(left, 64 * 1024)
+      let payload = [UInt8](repeating: UInt8(ascii: "x"), count: piece)
+      let framed =
+        chunked
+        ? Array("\(String(piece, radix: 16))\r\n".utf8) + payload + Array("\r\n".utf8) : payload
+      guard writeAll(connection, framed) else { return }
+      streamed.add(piece, ordering: .sequentiallyConsistent)
+      left -= piece
+    }
+    if chunked { _ = writeAll(connection, Array("0\r\n\r\n".utf8)) }
   }
 }

@@ -163,6 +163,7 @@ struct URLSessionTransportTests {
       case .connectionFailed: "connectionFailed"
       case .invalidResponse: "invalidResponse"
       case .invalidRequest: "invalidRequest"
+      case .responseTooLarge: "responseTooLarge"
       }
     #expect(name == expected)
     #expect(!mapped.description.contains("AIzaLEAK"))
