@@ -75,16 +75,20 @@ func redactedValues(_ har: Data) -> [String] {
     }
   }
   for (index, entry) in log.entries.enumerated() {
-    if let request = try? entry.httpRequest(index: index) {
-      body(request.body, request.headerFields)
-      for field in request.headerFields where headerNames.contains(field.name.lowercased()) {
-        found.append(
-          field.value.hasPrefix("Bearer ") ? String(field.value.dropFirst(7)) : field.value)
-      }
-      for item in URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-      where queryNames.contains(item.name) {
-        found.append(item.value ?? "")
-      }
+    // Only the entries the importer keeps (an http(s) URL): a skipped entry's tokens are
+    // not in the cassette's redaction table, and text elsewhere that only they name (an
+    // unparseable body) cannot be known as secret.
+    guard let request = try? entry.httpRequest(index: index),
+      ["http", "https"].contains(request.url.scheme?.lowercased() ?? "")
+    else { continue }
+    body(request.body, request.headerFields)
+    for field in request.headerFields where headerNames.contains(field.name.lowercased()) {
+      found.append(
+        field.value.hasPrefix("Bearer ") ? String(field.value.dropFirst(7)) : field.value)
+    }
+    for item in URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    where queryNames.contains(item.name) {
+      found.append(item.value ?? "")
     }
     if let response = try? entry.httpResponse(index: index) {
       body(response.body, response.headerFields)
