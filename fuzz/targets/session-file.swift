@@ -16,6 +16,8 @@ let directory: URL = {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(
     "fuzz-session-file-\(getpid())")
   try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  // Removed when libFuzzer exits normally (at the end of -max_total_time).
+  atexit { try? FileManager.default.removeItem(at: directory) }
   return url
 }()
 
