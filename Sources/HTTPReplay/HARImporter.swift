@@ -19,7 +19,8 @@ public enum HARImporter {
   /// `_replay` block is not required): a file without `log.entries` is refused, not turned
   /// into an empty cassette. Every entry with an `http`/`https` URL whose host is allowed is
   /// kept, its bodies decoded (base64, gzip/deflate; the `Content-Encoding` header dropped),
-  /// then redacted with `rules` (one alias table for the whole file); cookies, HTTP/2
+  /// then redacted with `rules` (one alias table for the whole file, so a value a rule marks
+  /// as secret anywhere is replaced everywhere, before and after that place); cookies, HTTP/2
   /// pseudo-headers and response headers outside the allow-list are dropped. An existing
   /// `_replay` block supplies backend, contract, seed and variables; otherwise the
   /// parameters do. The clock is the `_replay` clock, else the first entry's
@@ -56,7 +57,7 @@ public enum HARImporter {
       ?? Date(timeIntervalSince1970: 0)
     let allowed = allowedHosts.map { Set($0.map { $0.lowercased() }) }
     let redactor = Redactor(rules: rules)
-    var entries: [HAREntry] = []
+    var kept: [(request: HTTPRequest, response: HTTPResponse, startedAt: Date)] = []
     for (index, entry) in log.entries.enumerated() {
       let url = URL(string: entry.request.url)
       let scheme = url?.scheme?.lowercased()
@@ -68,11 +69,22 @@ public enum HARImporter {
       }
       let request = try decoded(try entry.httpRequest(index: index), index: index)
       let response = try decoded(try entry.httpResponse(index: index), index: index)
-      let startedAt = ISO8601.date(from: entry.startedDateTime) ?? clock
-      entries.append(
-        HAREntry(
-          Interaction(request: redactor.redact(request), response: redactor.redact(response)),
-          startedAt: startedAt, order: entries.count))
+      kept.append((request, response, ISO8601.date(from: entry.startedDateTime) ?? clock))
+    }
+    // Two passes over one alias table. The redactor replaces a value wherever it appears
+    // only once a rule has aliased it, so the first pass meets every value a rule names and
+    // the second writes the entries: a secret is replaced everywhere in the file, also
+    // where it came before the header, field or parameter that marks it (an earlier entry,
+    // or the URL and request of the entry whose response names it).
+    for item in kept {
+      _ = redactor.redact(item.request)
+      _ = redactor.redact(item.response)
+    }
+    let entries = kept.enumerated().map { order, item in
+      HAREntry(
+        Interaction(
+          request: redactor.redact(item.request), response: redactor.redact(item.response)),
+        startedAt: item.startedAt, order: order)
     }
     guard !entries.isEmpty else {
       throw CassetteError.malformed(

@@ -8,10 +8,10 @@
 // answer maps to the same error; the description is not empty.
 import BackendHTTP
 import Foundation
-import NCMBUserBackend
 import UserBackendKit
 
 @testable import FirebaseUserBackend
+@testable import NCMBUserBackend
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
