@@ -13,7 +13,21 @@ public enum FormURLEncoding {
 
   /// Percent-encodes everything but unreserved characters.
   public static func escape(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    // Text of unreserved characters only (path segments, keys, most values) is its own
+    // encoding: skip Foundation's pass over it (`baas bench`, NCMB request signing).
+    if text.utf8.allSatisfy(isUnreserved) { return text }
+    return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+  }
+
+  /// Whether `byte` is an unreserved ASCII character.
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default: false
+    }
   }
 
   /// `name=value&name=value` in the given order, each part escaped.
