@@ -65,6 +65,13 @@ struct Baas: Sendable {
   /// Runs `baas arguments…` with `input` on standard input, in `directory` (default: the
   /// test process's working directory); kills it after `timeout` seconds (then the status
   /// is the signal's).
+  /// The sanitizer settings of this test process (`ASAN_OPTIONS`, `TSAN_OPTIONS`, …), passed
+  /// on to every `baas` it starts: under `scripts/sanitize` the child is a sanitized build
+  /// too and must obey the same options (no leak checks at exit, the suppressions).
+  static let sanitizerOptions: [String: String] = ProcessInfo.processInfo.environment.filter {
+    ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key)
+  }
+
   func run(
     _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil,
     in directory: URL? = nil, timeout: TimeInterval = 60
@@ -74,6 +81,7 @@ struct Baas: Sendable {
       "BAAS_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin",
       "LANG": "C.UTF-8",
     ]
+    environment.merge(Self.sanitizerOptions) { _, passed in passed }
     for (key, value) in self.environment { environment[key] = value }
     for (key, value) in extra { environment[key] = value }
     return try await Self.launch(

@@ -27,7 +27,9 @@ struct RunningEmulator {
     let process = Process()
     process.executableURL = executable
     process.arguments = ["emulator", "--host", host, "--port", "0"] + arguments
-    process.environment = ["BAAS_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
+    process.environment = Baas.sanitizerOptions.merging([
+      "BAAS_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin",
+    ]) { _, set in set }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

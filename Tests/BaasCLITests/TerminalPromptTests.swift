@@ -47,7 +47,9 @@ struct TerminalPromptTests {
     let process = Process()
     process.executableURL = executable
     process.arguments = ["signup", "--email", account.email]
-    process.environment = ["BAAS_HOME": baas.home.path, "HOME": baas.home.path]
+    process.environment = Baas.sanitizerOptions.merging([
+      "BAAS_HOME": baas.home.path, "HOME": baas.home.path,
+    ]) { _, set in set }
     let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: true)
     process.standardInput = handle
     process.standardOutput = handle
@@ -98,7 +100,9 @@ struct TerminalPromptTests {
     let process = Process()
     process.executableURL = executable
     process.arguments = ["signin", "--email", uniqueAccount().email]
-    process.environment = ["BAAS_HOME": baas.home.path, "HOME": baas.home.path]
+    process.environment = Baas.sanitizerOptions.merging([
+      "BAAS_HOME": baas.home.path, "HOME": baas.home.path,
+    ]) { _, set in set }
     let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: true)
     process.standardInput = handle
     process.standardOutput = handle
