@@ -39,23 +39,13 @@ extension URLSessionTransport {
       completionHandler(nil)
     }
 
-    /// Refuses, before any body byte is read, an answer whose `Content-Length` is over the
-    /// limit.
-    func urlSession(
-      _ session: URLSession, dataTask: URLSessionDataTask,
-      didReceive response: URLResponse,
-      completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-      let accepted = collector(for: dataTask)?.accept(response) ?? true
-      completionHandler(accepted ? .allow : .cancel)
-    }
-
     /// Keeps the bytes while they fit; past the limit the caller gets its error at once
     /// and the task is cancelled (anything still arriving is dropped, never stored).
     func urlSession(
       _ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data
     ) {
-      if let collector = collector(for: dataTask), !collector.append(data) {
+      guard let collector = collector(for: dataTask) else { return }
+      if !collector.accept(dataTask.response) || !collector.append(data) {
         dataTask.cancel()
       }
     }
@@ -98,8 +88,11 @@ extension URLSessionTransport {
     }
 
     /// Whether the body may be read: false when the declared length is over the limit.
-    func accept(_ response: URLResponse) -> Bool {
-      guard response.expectedContentLength > Int64(limit) else { return true }
+    /// Checked with the first bytes rather than in a "did receive response" callback:
+    /// FoundationNetworking ignores that callback's disposition and it would cost every
+    /// request one more trip through the delegate queue.
+    func accept(_ response: URLResponse?) -> Bool {
+      guard let response, response.expectedContentLength > Int64(limit) else { return true }
       end(.failure(HTTPTransportError.responseTooLarge(limit: limit)))
       return false
     }
