@@ -121,6 +121,8 @@ func isAliasShaped(_ value: String) -> Bool {
 /// The mutable alias table behind a ``Redactor`` (always used under its lock).
 struct AliasTable {
   var byValue: [String: String] = [:]
+  /// The values of `byValue` that are JWTs (their replacement is rebuilt on each sight).
+  var jwtValues: Set<String> = []
   var counters: [String: Int] = [:]
   var outputs: Set<String> = []
   let timeShift: TimeInterval
@@ -144,7 +146,7 @@ struct AliasTable {
   /// The alias for `value` in `category`, creating it on first sight.
   mutating func alias(_ value: String, category: String) -> String {
     if value.isEmpty || isAliasShaped(value) || outputs.contains(value) { return value }
-    if let existing = byValue[value] { return existing }
+    if let existing = byValue[value], !jwtValues.contains(value) { return existing }
     if let token = try? JSONWebToken(parsing: value) {
       // An unsigned JWT is normalised too (its header and secret claims replaced); one
       // already in the normal form (this redactor's output, the emulator's tokens) stays.
@@ -153,8 +155,11 @@ struct AliasTable {
       {
         return value
       }
+      // Rebuilt on every sight, not cached: a claim may hold a value that a rule marks
+      // only later in the file (the importer's second pass then knows it).
       let replacement = replaceJWT(token)
       byValue[value] = replacement
+      jwtValues.insert(value)
       outputs.insert(replacement)
       return replacement
     }
@@ -265,7 +270,8 @@ struct AliasTable {
             continue
           }
         }
-        result[key] = redactJSON(child, rules: rules)
+        // A secret used as an object key (`{"<session token>": …}`) is replaced too.
+        result[key.count >= 8 ? redactText(key) : key] = redactJSON(child, rules: rules)
       }
       return result
     }
@@ -293,10 +299,49 @@ struct AliasTable {
     }
     guard !byValue.isEmpty, result.count >= 8 else { return result }
     for (value, alias) in byValue.sorted(by: { $0.key.count > $1.key.count })
-    where value.count >= 8 && result.contains(value) {
-      result = result.replacingOccurrences(of: value, with: alias)
+    where value.count >= 8 {
+      for form in Self.encodedForms(of: value) where result.contains(form) {
+        result = result.replacingOccurrences(of: form, with: alias)
+      }
     }
     return result
+  }
+
+  /// `value` as it can stand in text: raw, percent-encoded (upper- and lower-case hex, `+`
+  /// or `%20` for a space), JSON-escaped (`\/`, `\u00XX`), base64 and base64url.
+  static func encodedForms(of value: String) -> [String] {
+    var forms = [value]
+    let unreserved = CharacterSet(
+      charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    if let percent = value.addingPercentEncoding(withAllowedCharacters: unreserved) {
+      forms.append(percent)
+      forms.append(percent.replacingOccurrences(of: "%20", with: "+"))
+      forms.append(lowercasingPercentEscapes(percent))
+    }
+    if let json = try? JSONSerialization.data(withJSONObject: [value]),
+      let text = String(data: json, encoding: .utf8)
+    {
+      forms.append(String(text.dropFirst(2).dropLast(2)))  // ["…"] → …
+    }
+    forms.append(value.replacingOccurrences(of: "/", with: "\\/"))
+    let base64 = Data(value.utf8).base64EncodedString()
+    forms.append(base64)
+    forms.append(base64.trimmingCharacters(in: CharacterSet(charactersIn: "=")))
+    forms.append(Base64URL.encode(Data(value.utf8)))
+    var seen: Set<String> = []
+    return forms.filter { !$0.isEmpty && seen.insert($0).inserted }
+  }
+
+  private static func lowercasingPercentEscapes(_ text: String) -> String {
+    var result = ""
+    var rest = Substring(text)
+    while let percent = rest.firstIndex(of: "%") {
+      result += rest[..<percent]
+      let escape = rest[percent...].prefix(3)
+      result += escape.lowercased()
+      rest = rest[escape.endIndex...]
+    }
+    return result + rest
   }
 
   /// An unsigned JWT with the same claim names as `token`.
