@@ -45,7 +45,8 @@ public final class URLSessionTransport: HTTPTransport {
   /// A transport with its own ephemeral, cookie-less, cache-less session.
   /// - Parameters:
   ///   - defaultTimeout: seconds for requests without their own timeout (> 0; a
-  ///     non-positive value falls back to ``standardTimeout``).
+  ///     non-positive or NaN value falls back to ``standardTimeout``; at most
+  ///     ``maximumTimeout``).
   ///   - maximumResponseBodyBytes: the largest answer body read, in bytes (default
   ///     ``standardMaximumResponseBodyBytes``; values below 1 mean 1). A larger answer is
   ///     refused with ``HTTPTransportError/responseTooLarge(limit:)`` as soon as its
@@ -54,7 +55,7 @@ public final class URLSessionTransport: HTTPTransport {
     defaultTimeout: TimeInterval = URLSessionTransport.standardTimeout,
     maximumResponseBodyBytes: Int = URLSessionTransport.standardMaximumResponseBodyBytes
   ) {
-    self.defaultTimeout = defaultTimeout > 0 ? defaultTimeout : Self.standardTimeout
+    self.defaultTimeout = Self.usableTimeout(defaultTimeout) ?? Self.standardTimeout
     self.maximumResponseBodyBytes = max(1, maximumResponseBodyBytes)
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpCookieStorage = nil
@@ -74,7 +75,7 @@ public final class URLSessionTransport: HTTPTransport {
   ///   the task is cancelled before or during the request.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     try Task.checkCancellation()
-    let timeout = request.timeout.flatMap { $0 > 0 ? $0 : nil } ?? defaultTimeout
+    let timeout = Self.usableTimeout(request.timeout) ?? defaultTimeout
     let urlRequest = try makeURLRequest(request, timeout: timeout)
     // URLSession on Linux rounds timeouts down to whole seconds (0.5 s would expire at
     // once), so the exact deadline is a racing sleep; URLSession's own is a backstop.
@@ -101,6 +102,17 @@ public final class URLSessionTransport: HTTPTransport {
     } onCancel: {
       collector.cancel()
     }
+  }
+
+  /// The longest timeout applied: one day. A longer one (up to `.infinity`) is cut to it.
+  public static let maximumTimeout: TimeInterval = 86_400
+
+  /// `seconds` as a timeout: `nil` when it is missing, not positive or NaN; at most
+  /// ``maximumTimeout`` (a huge value from a configuration file would otherwise trap
+  /// when converted to a `Duration`).
+  static func usableTimeout(_ seconds: TimeInterval?) -> TimeInterval? {
+    guard let seconds, seconds > 0 else { return nil }  // also false for NaN
+    return min(seconds, maximumTimeout)
   }
 
   /// The `URLRequest` for `request`: method, URL, headers in order, body and timeout.

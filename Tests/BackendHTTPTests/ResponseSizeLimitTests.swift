@@ -76,3 +76,25 @@ struct ResponseSizeLimitTests {
     #expect(echo.status == 201)
   }
 }
+
+/// Found by review: a huge timeout from a configuration (`NCMBConfiguration.requestTimeout`,
+/// `URLSessionTransport(defaultTimeout:)`, a request's own) trapped the process when it
+/// became a `Duration` ("Double value cannot be converted"). Timeouts are now cut to one
+/// day; NaN and non-positive values mean "the default".
+@Suite("Timeouts from outside are clamped", .timeLimit(.minutes(1)))
+struct TimeoutClampTests {
+  @Test(
+    "a huge, infinite or NaN timeout sends the request normally",
+    arguments: [1e300, Double.infinity, Double.nan, -Double.infinity, 0])
+  func clamped(seconds: Double) async throws {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/echo"))
+    let viaRequest = try await URLSessionTransport()
+      .send(HTTPRequest(method: .get, url: url, timeout: seconds))
+    #expect(viaRequest.status == 201)
+    let viaDefault = URLSessionTransport(defaultTimeout: seconds)
+    #expect(viaDefault.defaultTimeout > 0 && viaDefault.defaultTimeout <= 86_400)
+    #expect(try await viaDefault.send(HTTPRequest(method: .get, url: url)).status == 201)
+  }
+}
