@@ -113,6 +113,7 @@ public enum LeakScanner {
       secret.addingPercentEncoding(
         withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))))
     add(.percentEncoded, FormURLEncoding.escape(secret).replacingOccurrences(of: "%20", with: "+"))
+    add(.percentEncoded, lowercasingPercentEscapes(FormURLEncoding.escape(secret)))
     for once in jsonEscapes(secret) {
       add(.jsonEscaped, once)
       for twice in jsonEscapes(once) { add(.jsonEscaped, twice) }
@@ -127,6 +128,20 @@ public enum LeakScanner {
       }
     }
     return result
+  }
+
+  /// `text` with the hex digits of its `%XX` escapes in lower case (`%2f`), which RFC 3986
+  /// allows and some clients write.
+  static func lowercasingPercentEscapes(_ text: String) -> String {
+    var result = ""
+    var rest = Substring(text)
+    while let percent = rest.firstIndex(of: "%") {
+      result += rest[..<percent]
+      let escape = rest[percent...].prefix(3)
+      result += escape.lowercased()
+      rest = rest[escape.endIndex...]
+    }
+    return result + rest
   }
 
   /// JSON string escapes of `text` (without quotes): with and without `\/`, and with

@@ -307,41 +307,11 @@ struct AliasTable {
     return result
   }
 
-  /// `value` as it can stand in text: raw, percent-encoded (upper- and lower-case hex, `+`
-  /// or `%20` for a space), JSON-escaped (`\/`, `\u00XX`), base64 and base64url.
+  /// `value` as it can stand in text: the forms ``LeakScanner`` looks for (raw,
+  /// percent-encoded, JSON-escaped, base64 and base64url), so what the scan would find is
+  /// what redaction replaces.
   static func encodedForms(of value: String) -> [String] {
-    var forms = [value]
-    let unreserved = CharacterSet(
-      charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-    if let percent = value.addingPercentEncoding(withAllowedCharacters: unreserved) {
-      forms.append(percent)
-      forms.append(percent.replacingOccurrences(of: "%20", with: "+"))
-      forms.append(lowercasingPercentEscapes(percent))
-    }
-    if let json = try? JSONSerialization.data(withJSONObject: [value]),
-      let text = String(data: json, encoding: .utf8)
-    {
-      forms.append(String(text.dropFirst(2).dropLast(2)))  // ["…"] → …
-    }
-    forms.append(value.replacingOccurrences(of: "/", with: "\\/"))
-    let base64 = Data(value.utf8).base64EncodedString()
-    forms.append(base64)
-    forms.append(base64.trimmingCharacters(in: CharacterSet(charactersIn: "=")))
-    forms.append(Base64URL.encode(Data(value.utf8)))
-    var seen: Set<String> = []
-    return forms.filter { !$0.isEmpty && seen.insert($0).inserted }
-  }
-
-  private static func lowercasingPercentEscapes(_ text: String) -> String {
-    var result = ""
-    var rest = Substring(text)
-    while let percent = rest.firstIndex(of: "%") {
-      result += rest[..<percent]
-      let escape = rest[percent...].prefix(3)
-      result += escape.lowercased()
-      rest = rest[escape.endIndex...]
-    }
-    return result + rest
+    LeakScanner.forms(of: value).map { String(decoding: $0.1, as: UTF8.self) }
   }
 
   /// An unsigned JWT with the same claim names as `token`.
