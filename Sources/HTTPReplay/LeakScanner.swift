@@ -132,7 +132,7 @@ public enum LeakScanner {
 
   /// `text` with the hex digits of its `%XX` escapes in lower case (`%2f`), which RFC 3986
   /// allows and some clients write.
-  static func lowercasingPercentEscapes(_ text: String) -> String {
+  public static func lowercasingPercentEscapes(_ text: String) -> String {
     var result = ""
     var rest = Substring(text)
     while let percent = rest.firstIndex(of: "%") {

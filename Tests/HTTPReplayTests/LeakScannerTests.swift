@@ -23,6 +23,13 @@ struct LeakScannerTests {
     Plant(
       name: "percent-encoded", secret: tricky, form: .percentEncoded,
       probe: { "q=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }),
+    Plant(
+      name: "percent-encoded with lower-case hex", secret: tricky, form: .percentEncoded,
+      probe: {
+        "q="
+          + LeakScanner.lowercasingPercentEscapes(
+            $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+      }),
     Plant(name: "JSON-escaped", secret: tricky, form: .jsonEscaped, probe: { $0 }),
     Plant(
       name: "JSON-escaped inside a stored JSON body", secret: tricky, form: .jsonEscaped,
