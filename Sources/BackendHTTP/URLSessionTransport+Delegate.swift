@@ -15,19 +15,17 @@ extension URLSessionTransport {
     private var collectors: [Int: ResponseCollector] = [:]
 
     func register(_ collector: ResponseCollector, for task: URLSessionTask) {
-      lock.lock()
-      defer { lock.unlock() }
-      collectors[task.taskIdentifier] = collector
+      lock.withLock { collectors[task.taskIdentifier] = collector }
     }
 
     private func collector(for task: URLSessionTask, removing: Bool = false)
       -> ResponseCollector?
     {
-      lock.lock()
-      defer { lock.unlock() }
-      return removing
-        ? collectors.removeValue(forKey: task.taskIdentifier)
-        : collectors[task.taskIdentifier]
+      lock.withLock {
+        removing
+          ? collectors.removeValue(forKey: task.taskIdentifier)
+          : collectors[task.taskIdentifier]
+      }
     }
 
     /// Answers every redirect with "do not follow": the 3xx response itself is returned.
@@ -99,19 +97,14 @@ extension URLSessionTransport {
 
     /// Adds `data` to the body; false (and the caller gets its error) once past the limit.
     func append(_ data: Data) -> Bool {
-      lock.lock()
-      if outcome != nil {
-        lock.unlock()
-        return false
+      let fits: Bool? = lock.withLock {
+        guard outcome == nil else { return nil }
+        guard body.count + data.count <= limit else { return false }
+        body.append(data)
+        return true
       }
-      guard body.count + data.count <= limit else {
-        lock.unlock()
-        end(.failure(HTTPTransportError.responseTooLarge(limit: limit)))
-        return false
-      }
-      body.append(data)
-      lock.unlock()
-      return true
+      if fits == false { end(.failure(HTTPTransportError.responseTooLarge(limit: limit))) }
+      return fits == true
     }
 
     /// The task ended: returns the response, or the error mapped for the caller.
