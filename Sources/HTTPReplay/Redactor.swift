@@ -54,7 +54,7 @@ public final class Redactor: Sendable {
       for field in decodedFields {
         let rule = rules.requestHeaders.first { $0.name.lowercased() == field.name.lowercased() }
         if let value = table.redactHeader(field.value, rule: rule) {
-          fields.append(name: field.name, value: value)
+          fields.append(name: table.redactText(field.name), value: value)
         }
       }
       result.headerFields = fields
@@ -210,6 +210,14 @@ struct AliasTable {
       let redacted = redactPairs(query, rules: rules.queryParameters, plusIsSpace: false)
       components.percentEncodedQuery = redacted.isEmpty ? nil : redacted
     }
+    // The parts no rule names (fragment, user, password) are free text, compared decoded.
+    if let fragment = components.fragment, redactText(fragment) != fragment {
+      components.fragment = redactText(fragment)
+    }
+    if let user = components.user, redactText(user) != user { components.user = redactText(user) }
+    if let password = components.password, redactText(password) != password {
+      components.password = redactText(password)
+    }
     return components.url ?? url
   }
 
@@ -234,8 +242,12 @@ struct AliasTable {
         newValue = redactText(value)
       }
       guard let newValue else { continue }
+      // A secret used as a name (`?<token>=1`) is replaced like a value.
+      let newName = redactText(name)
+      let namePart = newName == name ? rawName : FormURLEncoding.escape(newName)
       parts.append(
-        newValue == value ? String(pair) : rawName + "=" + FormURLEncoding.escape(newValue))
+        newValue == value && newName == name
+          ? String(pair) : namePart + "=" + FormURLEncoding.escape(newValue))
     }
     return parts.joined(separator: "&")
   }

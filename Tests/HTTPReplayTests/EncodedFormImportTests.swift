@@ -32,6 +32,7 @@ struct EncodedFormImportTests {
   static var earlierMentions: [(String, Entry)] {
     let token = Self.token
     let encoded = percent(token)
+    let base = "https://mbaas.api.nifcloud.com/2013-09-01"
     return [
       (
         "percent-encoded in a Referer header",
@@ -56,6 +57,13 @@ struct EncodedFormImportTests {
         Entry(responseBody: #"{"blob":"\#(Base64URL.encode(Data(token.utf8)))"}"#)
       ),
       ("as a JSON object key", Entry(responseBody: #"{"map":{"\#(token)":1}}"#)),
+      ("in a URL fragment", Entry(url: "\(base)/users/o1#\(token)")),
+      ("as a query parameter name", Entry(url: "\(base)/users?\(encoded)=1")),
+      (
+        "as the URL's password",
+        Entry(url: "https://u:\(encoded)@mbaas.api.nifcloud.com/2013-09-01/users")
+      ),
+      ("in a header name", Entry(headers: ["X-\(token)": "1"])),
       (
         "a percent-encoded password in a JSON string",
         Entry(responseBody: #"{"note":"pw \#(percent(password))"}"#)
