@@ -39,6 +39,10 @@ package enum Crypto {
     #else
       let keyData = Data(key)
       let messageData = Data(message)
+      if let code = HMACSHA256.authenticationCode(key: keyData, message: messageData) {
+        return code
+      }
+      // The keyed contexts could not be set up (OpenSSL out of memory): the one-shot call.
       var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
       var length: UInt32 = 0
       keyData.withUnsafeBytes { keyBuffer in
