@@ -139,20 +139,21 @@ public enum NCMBSignature {
       "\(Header.timestamp)=\(timestamp)",
     ]
     if let query {
-      pairs += query.split(separator: "&", omittingEmptySubsequences: true).map(String.init)
+      // `&` and `=` are ASCII: splitting the UTF-8 bytes is the same split as by
+      // `Character`, without grapheme breaking (`baas bench`, NCMB signing).
+      pairs += query.utf8.split(separator: UInt8(ascii: "&")).map { String(Substring($0)) }
     }
-    // Keys taken once per pair, not once per comparison (`baas bench`, NCMB signing).
+    // Keys taken once per pair, not once per comparison.
     let keyed = pairs.enumerated().map { pair in
-      (key: Array(key(ofPair: pair.element).utf8), offset: pair.offset, element: pair.element)
+      (
+        key: pair.element.utf8.prefix { $0 != UInt8(ascii: "=") }, offset: pair.offset,
+        element: pair.element
+      )
     }
     let sorted = keyed.sorted { lhs, rhs in
-      if lhs.key != rhs.key { return lhs.key.lexicographicallyPrecedes(rhs.key) }
+      if !lhs.key.elementsEqual(rhs.key) { return lhs.key.lexicographicallyPrecedes(rhs.key) }
       return lhs.offset < rhs.offset
     }
     return sorted.map(\.element).joined(separator: "&")
-  }
-
-  private static func key(ofPair pair: String) -> Substring {
-    pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
   }
 }

@@ -52,9 +52,11 @@ enum NCMBUserMapping {
 
   /// An NCMB date (`2013-08-28T11:27:16.446Z`; fractional seconds optional), or `nil`.
   static func date(fromISO8601 text: String) -> Date? {
-    if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {
-      return date
-    }
-    return try? Date.ISO8601FormatStyle().parse(text)
+    if let date = try? withFraction.parse(text) { return date }
+    return try? withoutFraction.parse(text)
   }
+
+  /// The two formats, made once.
+  private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+  private static let withoutFraction = Date.ISO8601FormatStyle()
 }
