@@ -57,13 +57,21 @@ public struct HTTPRequest: Sendable, Hashable, Codable {
 
   /// The percent-encoded path as on the wire (`/2013-09-01/users`), never empty.
   public var rawPath: String {
-    let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+    // An absolute URL answers from its own parse; a relative one keeps its relative part,
+    // as `URLComponents(resolvingAgainstBaseURL: false)` reads it. Parsing the URL again
+    // into components was a visible share of a signed NCMB request (`baas bench`).
+    let path =
+      url.baseURL == nil
+      ? url.path(percentEncoded: true)
+      : URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
     return path.isEmpty ? "/" : path
   }
 
   /// The percent-encoded query as on the wire, without `?`, or `nil`.
   public var rawQuery: String? {
-    URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
+    url.baseURL == nil
+      ? url.query(percentEncoded: true)
+      : URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
   }
 }
 
