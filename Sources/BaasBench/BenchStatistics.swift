@@ -70,6 +70,22 @@ struct BenchRatio: Sendable, Hashable {
     }
   }
 
+  /// The median of the per-run ratios `numerators[i] / denominators[i]`, for two
+  /// variants timed interleaved in the same runs: pairing each run's two figures cancels
+  /// what changes between runs (load from other processes), which the ratio of two
+  /// separate medians keeps. `nil` when the counts differ, there are none, or a
+  /// denominator is not positive.
+  init(name: String, pairedNumerators: [Double], denominators: [Double], target: Double? = nil) {
+    self.name = name
+    self.target = target
+    guard pairedNumerators.count == denominators.count, denominators.allSatisfy({ $0 > 0 })
+    else {
+      value = nil
+      return
+    }
+    value = BenchStatistics(zip(pairedNumerators, denominators).map { $0 / $1 })?.median
+  }
+
   /// A ratio whose value is already known.
   init(name: String, value: Double?, target: Double? = nil) {
     self.name = name

@@ -61,6 +61,33 @@ struct BenchStatisticsTests {
     #expect(ratio.verdict == (missed ? "MISSED" : "ok"))
   }
 
+  @Test("a paired ratio is the median of the per-run ratios, not the ratio of the medians")
+  func pairedRatio() throws {
+    // Per run the numerator is 1.1, 1.1, 1.1, 1.3 and 1.0 times the denominator (median
+    // 1.1); runs 3 and 5 were slow for both variants, so the ratio of the two medians
+    // (1.3 / 1.0) reads 1.3.
+    let denominators = [1.0, 1.0, 3.0, 1.0, 2.0]
+    let numerators = [1.1, 1.1, 3.3, 1.3, 2.0]
+    let ratio = BenchRatio(
+      name: "r", pairedNumerators: numerators, denominators: denominators, target: 1.05)
+    #expect(try #require(ratio.value) == 1.1)
+    #expect(ratio.missed)
+    let unpaired = BenchRatio(
+      name: "r", numerator: BenchStatistics(numerators)?.median,
+      denominator: BenchStatistics(denominators)?.median)
+    #expect(try #require(unpaired.value) == 1.3)
+  }
+
+  @Test(
+    "a paired ratio needs as many numerators as denominators, all denominators positive",
+    arguments: [([1.0, 2.0], [1.0]), ([1.0], [0.0]), ([Double](), [Double]())])
+  func pairedRatioInvalid(numerators: [Double], denominators: [Double]) {
+    let ratio = BenchRatio(
+      name: "r", pairedNumerators: numerators, denominators: denominators, target: 1.0)
+    #expect(ratio.value == nil)
+    #expect(ratio.missed)
+  }
+
   @Test("a ratio without a target is informational; one without a value misses its target")
   func ratioWithoutTargetOrValue() {
     let informational = BenchRatio(name: "r", numerator: 9, denominator: 1)
