@@ -59,8 +59,10 @@ import UserBackendKit
     }
   }
 
-  /// The `Character` split and the byte split disagree on these (this is the one
-  /// behavioural change of the byte split); either way the token is refused.
+  /// The `Character` split and the byte split disagree on these (the one behavioural
+  /// change of the byte split): the old parse refused every one as `wrongSegmentCount(2)`.
+  /// Now a mark in the header or payload is refused as a `ParseError` too; a mark leading
+  /// the signature is read like any other non-base64url signature.
   @Test(arguments: gluedDotTokens)
   func aDotGluedToAMarkSplitsThere(token: String) throws {
     #expect(Self.characterSplit(token)?.count != Self.byteSplit(token)?.count)
