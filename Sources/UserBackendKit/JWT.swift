@@ -88,6 +88,12 @@ package struct JSONWebToken: Sendable, Hashable {
   /// header or checking the signature: for a client that only reads its own ID token's
   /// claims, and faster than ``init(parsing:)`` with its untyped claim tables.
   ///
+  /// A claim name that appears twice reads as its first value (`JSONDecoder` keeps the
+  /// first), where RFC 7519 §4 asks for the last or a refusal and ``init(parsing:)`` and
+  /// the server-side verifier take the last. Use this only to read a token you will not
+  /// base a decision on (a client reading its own server-issued token to fill gaps);
+  /// anything that decides access goes through the verifier.
+  ///
   /// - Throws: ``ParseError`` when `token` is not three segments or the payload is not
   ///   base64url; the decoder's `DecodingError` when the payload does not decode as
   ///   `Claims`.
