@@ -11,9 +11,12 @@ import Foundation
   /// string-to-sign that was a sixth of the NCMB adapter's own sign-in work (`baas
   /// bench`). Here each key is set up once in a template context, and every call works on
   /// a copy of it (`EVP_MAC_CTX_dup`), so a call costs the hashing of the message only.
-  /// The templates live in a small table keyed by the key bytes (emptied when full, so
-  /// made-up keys cannot grow it); the copy is made under the table's lock, and no context
-  /// is ever shared between two calls.
+  /// The templates live in a small table keyed by the key bytes, for the life of the
+  /// process (a client has one key, the emulator one per application). The table holds at
+  /// most ``templateLimit`` keys: a key that finds it full gets `nil` here, and the caller
+  /// the one-shot call, so a rotation through more keys costs what it cost before rather
+  /// than thrashing the table. The copy is made under the table's lock, and no context is
+  /// ever shared between two calls.
   enum HMACSHA256 {
     /// A context holding a key, ready to be copied.
     private final class Template: @unchecked Sendable {
@@ -48,14 +51,17 @@ import Foundation
     }
 
     private static let templates = LockedValue<[Data: Template]>([:])
-    private static let templateLimit = 16
+    /// The most keys kept.
+    static let templateLimit = 16
 
-    /// The authentication code (32 bytes), or `nil` when OpenSSL fails.
+    /// The authentication code (32 bytes); `nil` when OpenSSL fails or the key is new and
+    /// the table full (the caller then uses the one-shot call).
     static func authenticationCode(key: Data, message: Data) -> Data? {
       let context: OpaquePointer? = templates.withLock { templates in
         if let template = templates[key] { return EVP_MAC_CTX_dup(template.context) }
-        guard let template = Template(key: key) else { return nil }
-        if templates.count >= templateLimit { templates.removeAll(keepingCapacity: true) }
+        guard templates.count < templateLimit, let template = Template(key: key) else {
+          return nil
+        }
         templates[key] = template
         return EVP_MAC_CTX_dup(template.context)
       }

@@ -42,7 +42,8 @@ package enum Crypto {
       if let code = HMACSHA256.authenticationCode(key: keyData, message: messageData) {
         return code
       }
-      // The keyed contexts could not be set up (OpenSSL out of memory): the one-shot call.
+      // No keyed context for this key (the table is full, or OpenSSL could not set one
+      // up): the one-shot call.
       var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
       var length: UInt32 = 0
       keyData.withUnsafeBytes { keyBuffer in

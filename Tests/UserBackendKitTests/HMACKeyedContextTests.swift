@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-import UserBackendKit
+@testable import UserBackendKit
 
 #if canImport(CCrypto)
   import CCrypto
 #endif
 
-/// `Crypto.hmacSHA256` keeps a keyed OpenSSL context per key (at most 16, the table
-/// emptied when full) and copies it per call. These pin it to known answers and, on Linux,
+/// `Crypto.hmacSHA256` keeps a keyed OpenSSL context per key (at most 16; a new key that
+/// finds the table full takes the one-shot call) and copies it per call. These pin it to known answers and, on Linux,
 /// to OpenSSL's one-shot `HMAC()` it replaced: every key length around the SHA-256 block
 /// (64 bytes), every message length up to 300, more keys than the table holds, and many
 /// tasks at once.
@@ -102,8 +102,9 @@ import UserBackendKit
     #expect(hex(Crypto.hmacSHA256(key: key, message: message)) == expected)
   }
 
-  /// Forty keys in turn, three times round: the table of keyed contexts fills and empties
-  /// many times, and every code stays right, including for a key seen long before.
+  /// Forty keys in turn, three times round: the table of keyed contexts fills, the keys
+  /// past it take the one-shot call, and every code stays right, including for a key seen
+  /// long before.
   @Test func moreKeysThanTheTableHolds() {
     let keys = (0..<40).map { Self.bytes(16 + $0, seed: 100 + $0) }
     let message = Array("POST\nmbaas.api.nifcloud.com\n/2013-09-01/login\nparams".utf8)
@@ -120,6 +121,22 @@ import UserBackendKit
       #expect(Crypto.hmacSHA256(key: keys[0], message: message) == first[0])
     }
   }
+
+  #if canImport(CCrypto)
+    /// Once the table is full, a new key is not added (a rotation through more keys than
+    /// it holds would otherwise rebuild a context on every call, slower than the one-shot
+    /// call it replaced) and is still answered right.
+    @Test func aFullTableTakesNoNewKey() {
+      let message = Array("GET\nhost\n/path\nparams".utf8)
+      let keys = (0..<(HMACSHA256.templateLimit + 4)).map { Self.bytes(40, seed: 9_000 + $0) }
+      for key in keys { _ = Crypto.hmacSHA256(key: key, message: message) }
+      let fresh = Data(Self.bytes(40, seed: 9_999))
+      #expect(HMACSHA256.authenticationCode(key: fresh, message: Data(message)) == nil)
+      #expect(
+        Crypto.hmacSHA256(key: fresh, message: message)
+          == Self.oneShot(key: Array(fresh), message: message))
+    }
+  #endif
 
   /// 64 tasks with four keys between them, each computing many codes: no two calls share
   /// a context, so every code is right.
