@@ -30,4 +30,13 @@ public enum URLLoaderSupport {
   public static func rejects(host: String) -> Bool {
     !acceptsIPv6LiteralHosts && isIPv6Literal(host)
   }
+
+  /// `true` when `url` names no port or one a TCP connection can use (1…65535).
+  /// `URL(string:)` accepts `http://host:99999/`; the loader then fails every request.
+  public static func hasUsablePort(_ url: URL) -> Bool {
+    url.port.map { (1...65_535).contains($0) } ?? true
+  }
+
+  /// The reason given for a refused port.
+  public static let portReason = "the port must be between 1 and 65535"
 }

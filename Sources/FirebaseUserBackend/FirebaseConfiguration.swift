@@ -141,6 +141,9 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
       throw UserBackendError(
         .misconfigured(setting: setting, reason: URLLoaderSupport.ipv6LiteralReason))
     }
+    guard URLLoaderSupport.hasUsablePort(url) else {
+      throw UserBackendError(.misconfigured(setting: setting, reason: URLLoaderSupport.portReason))
+    }
     switch scheme {
     case "https":
       return

@@ -39,21 +39,26 @@ struct NCMBClient: Sendable {
   let configuration: NCMBConfiguration
   let transport: any HTTPTransport
   let clock: any AuthClock
-  /// The base URL as text with the path's trailing slashes removed, made once (`nil`
-  /// when the base URL does not parse). The configuration refuses a base URL with a
-  /// query or fragment, so the API path and query can be appended to it as text.
+  /// The base URL as absolute text with the path's trailing slashes removed, made once;
+  /// `nil` when it does not parse or has a query or fragment (which the configuration
+  /// refuses, and which would swallow a path appended as text: every request then fails
+  /// with `.misconfigured(setting: "baseURL")`).
   private let base: String?
 
   init(configuration: NCMBConfiguration, transport: any HTTPTransport, clock: any AuthClock) {
     self.configuration = configuration
     self.transport = transport
     self.clock = clock
-    var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)
+    // Absolute: a base URL made relative to another (`URL(string:relativeTo:)`) is sent
+    // to its resolved address, as its host (and so the signed FQDN) is read through it.
+    var components = URLComponents(
+      url: configuration.baseURL.absoluteURL, resolvingAgainstBaseURL: false)
     if var path = components?.percentEncodedPath {
       while path.hasSuffix("/") { path.removeLast() }
       components?.percentEncodedPath = path
     }
-    self.base = components?.string
+    self.base =
+      components?.query == nil && components?.fragment == nil ? components?.string : nil
   }
 
   static let encoder: JSONEncoder = {

@@ -95,6 +95,10 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
       throw UserBackendError(
         .misconfigured(setting: "baseURL", reason: URLLoaderSupport.ipv6LiteralReason))
     }
+    guard URLLoaderSupport.hasUsablePort(baseURL) else {
+      throw UserBackendError(
+        .misconfigured(setting: "baseURL", reason: URLLoaderSupport.portReason))
+    }
   }
 
   /// The base URL and options; both keys redacted.

@@ -149,4 +149,29 @@ struct ConfigurationTests {
         .anonymousUpgrade, .userDocuments,
       ])
   }
+
+  @Test(
+    "a port no TCP connection can use is refused before any request, for either endpoint",
+    arguments: [
+      "http://127.0.0.1:0/v1/", "http://127.0.0.1:65536/v1/", "https://h.example:99999/v1/",
+    ])
+  func unusablePort(url: String) throws {
+    for toolkit in [true, false] {
+      let configuration = FirebaseConfiguration(
+        apiKey: Fixture.apiKey,
+        identityToolkitBaseURL: toolkit ? URL(string: url) : nil,
+        secureTokenURL: toolkit ? nil : URL(string: url))
+      let transport = StubTransport(json: "{}")
+      let error = #expect(throws: UserBackendError.self) {
+        _ = try FirebaseUserBackend(
+          configuration: configuration, transport: transport, sessionStore: InMemorySessionStore())
+      }
+      #expect(
+        error?.code
+          == .misconfigured(
+            setting: toolkit ? "identityToolkitBaseURL" : "secureTokenURL",
+            reason: URLLoaderSupport.portReason))
+      #expect(transport.requests.isEmpty)
+    }
+  }
 }

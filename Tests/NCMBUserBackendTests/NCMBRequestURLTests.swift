@@ -94,4 +94,54 @@ import UserBackendKit
           clientKey: Fixture.clientKey, timestamp: Fixture.timestamp,
           fqdn: baseURL.host ?? ""))
   }
+
+  /// A base URL made relative to another is sent to its resolved address, which is also
+  /// the host the signature names (before, the request URL was the relative part alone).
+  @Test func aRelativeBaseURLIsResolved() throws {
+    let baseURL = try #require(URL(string: "v1/", relativeTo: URL(string: "http://h/api/")))
+    try Fixture.configuration(baseURL: baseURL).validate()
+    let client = NCMBClient(
+      configuration: Fixture.configuration(baseURL: baseURL), transport: StubTransport(),
+      clock: ManualClock(Fixture.now))
+    let request = try client.request(
+      for: NCMBEndpoint(method: .post, pathSegments: ["login"], name: "login"),
+      sessionToken: nil)
+    #expect(request.url.absoluteString == "http://h/api/v1/2013-09-01/login")
+    #expect(request.url.baseURL == nil)
+  }
+
+  /// A base with a query or fragment (which `validate()` refuses) never has the API path
+  /// appended inside it: every request is refused as a bad base URL.
+  @Test(arguments: ["http://h/?", "http://h/#", "http://h/x?a=1", "http://h/x#f"])
+  func aBaseWithAQueryOrFragmentIsRefused(base: String) throws {
+    let baseURL = try #require(URL(string: base))
+    #expect(throws: UserBackendError.self) {
+      try Fixture.configuration(baseURL: baseURL).validate()
+    }
+    let client = NCMBClient(
+      configuration: Fixture.configuration(baseURL: baseURL), transport: StubTransport(),
+      clock: ManualClock(Fixture.now))
+    let error = #expect(throws: UserBackendError.self) {
+      try client.request(
+        for: NCMBEndpoint(method: .post, pathSegments: ["login"], name: "login"),
+        sessionToken: nil)
+    }
+    #expect(error?.code == .misconfigured(setting: "baseURL", reason: "is not a valid URL"))
+  }
+
+  /// A port no TCP connection can use is refused before any request.
+  @Test(arguments: ["http://h:0/", "http://h:65536/", "http://h:99999/", "https://h:123456/x"])
+  func anUnusablePortIsRefused(base: String) throws {
+    let baseURL = try #require(URL(string: base))
+    let error = #expect(throws: UserBackendError.self) {
+      try Fixture.configuration(baseURL: baseURL).validate()
+    }
+    #expect(
+      error?.code == .misconfigured(setting: "baseURL", reason: URLLoaderSupport.portReason))
+  }
+
+  @Test(arguments: ["http://h:1/", "http://h:65535/", "https://h:443/x"])
+  func aUsablePortIsAccepted(base: String) throws {
+    try Fixture.configuration(baseURL: try #require(URL(string: base))).validate()
+  }
 }
