@@ -51,10 +51,13 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
     firebase = try? container.decodeIfPresent(FirebaseClaim.self, forKey: .firebase)
   }
 
-  /// The claims of `idToken`, or `nil` when it is not a JWT whose payload is a JSON
-  /// object. Decoded straight into this type (``JSONWebToken/decodeClaims(_:of:)``): the
-  /// untyped claim tables of a full parse cost a third of the adapter's own sign-in
-  /// work (`baas bench`).
+  /// The claims of `idToken`, or `nil` when it is not three segments or its payload does
+  /// not decode as a JSON object. Decoded straight into this type
+  /// (``JSONWebToken/decodeClaims(_:of:)``): the untyped claim tables of a full parse cost
+  /// a third of the adapter's own sign-in work (`baas bench`). `JSONDecoder` checks only
+  /// the members it reads, so a payload whose other members are not valid JSON (a lone
+  /// surrogate escape, `1e999`, a leading zero, invalid UTF-8) still gives the claims read
+  /// here; the header is not read. These claims only fill gaps in the server's answer.
   static func read(_ idToken: String) -> FirebaseIDTokenClaims? {
     try? JSONWebToken.decodeClaims(FirebaseIDTokenClaims.self, of: idToken)
   }

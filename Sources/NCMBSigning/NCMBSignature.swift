@@ -139,8 +139,10 @@ public enum NCMBSignature {
       "\(Header.timestamp)=\(timestamp)",
     ]
     if let query {
-      // `&` and `=` are ASCII: splitting the UTF-8 bytes is the same split as by
-      // `Character`, without grapheme breaking (`baas bench`, NCMB signing).
+      // Split at every `&` byte (and keys below end at the first `=` byte), without
+      // grapheme breaking (`baas bench`, NCMB signing). A query taken from a URL is
+      // percent-encoded ASCII, where this is the split by `Character`; raw text with a
+      // mark glued to a separator is now split there too.
       pairs += query.utf8.split(separator: UInt8(ascii: "&")).map { String(Substring($0)) }
     }
     // Keys taken once per pair, not once per comparison.

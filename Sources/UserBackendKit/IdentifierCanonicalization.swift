@@ -41,8 +41,10 @@ public enum IdentifierCanonicalization {
     guard !folded.isEmpty else {
       throw UserBackendError(.invalidInput(field: "email", reason: "must not be empty"))
     }
-    // `@` is ASCII, so splitting the UTF-8 bytes is the same split as by `Character`
-    // without grapheme breaking over the whole address (`baas bench`, adapter overhead).
+    // Split at every `@` byte, without grapheme breaking over the whole address (`baas
+    // bench`, adapter overhead). It differs from a split by `Character` only where a mark
+    // is glued to the `@` (`x@\u{301}@y` now has two, `x\u{D4E}@y` now has one): an `@`
+    // is an `@` whatever follows it.
     let parts = folded.utf8.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
       !containsWhitespace(folded), !containsControlOrFormatCharacters(folded),
@@ -124,8 +126,9 @@ public enum IdentifierCanonicalization {
     }
   }
 
-  /// `true` when `text` has a whitespace character (Unicode `White_Space`, as
-  /// `Character.isWhitespace` reads it).
+  /// `true` when `text` has a Unicode `White_Space` scalar anywhere. Stricter than
+  /// `Character.isWhitespace`, which reads only a cluster's first scalar: `a\u{D4E} b` (a
+  /// prepended mark glued to the space) has whitespace here and not there.
   static func containsWhitespace(_ text: String) -> Bool {
     // ASCII whitespace is TAB…CR and SPACE: decided on the bytes.
     if text.utf8.allSatisfy({ $0 < 0x80 }) {

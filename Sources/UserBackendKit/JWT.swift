@@ -62,9 +62,12 @@ package struct JSONWebToken: Sendable, Hashable {
   }
 
   /// The three dot-separated segments of a compact JWS (`header.payload.signature`), split
-  /// on the UTF-8 bytes; `nil` unless there are exactly three. Splitting by `Character`
+  /// at every `.` byte; `nil` unless there are exactly three. Splitting by `Character`
   /// (grapheme breaking over the whole token) cost more than decoding the claims
-  /// (`baas bench`, adapter overhead); a dot is ASCII, so the byte split is the same split.
+  /// (`baas bench`, adapter overhead). For a JWT, which is ASCII, the two splits agree;
+  /// they differ only where a combining mark follows a dot (one `Character`, so no split
+  /// there before), and such a token is malformed either way: its segments are not
+  /// base64url.
   package static func segments(of token: String) -> [Substring]? {
     let utf8 = token.utf8
     var dots: [String.Index] = []

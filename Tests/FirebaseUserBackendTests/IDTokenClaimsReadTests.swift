@@ -188,4 +188,34 @@ import UserBackendKit
     #expect(new.sub == "u")
     #expect(new.exp == 10)
   }
+
+  /// `JSONDecoder` validates only the members it decodes, where `JSONSerialization`
+  /// refused the whole payload: a member the adapter does not read may hold text that is
+  /// not valid JSON, and the claims it does read still come through (documented on
+  /// `FirebaseIDTokenClaims.read`; these claims only fill gaps in the server's answer).
+  @Test(
+    arguments: [
+      Data(#"{"sub":"u","exp":10,"iat":5,"x":"\ud800"}"#.utf8),
+      Data(#"{"sub":"u","exp":10,"iat":5,"x":1e999}"#.utf8),
+      Data(#"{"sub":"u","exp":10,"iat":5,"x":01}"#.utf8),
+      Data(#"{"sub":"u","exp":10,"iat":5,"x":""#.utf8) + Data([0xFF, 0xFE]) + Data(#""}"#.utf8),
+    ])
+  func membersTheAdapterDoesNotReadAreNotValidated(payload: Data) throws {
+    let token = "e30." + Base64URL.encode(payload) + "."
+    #expect(Self.oldRead(token) == nil)
+    let read = try #require(Self.newRead(token))
+    #expect(read.sub == "u")
+    #expect(read.exp == 10)
+    #expect(read.iat == 5)
+  }
+
+  /// A member the adapter reads that is not valid JSON reads as absent, the others stay.
+  @Test func aReadMemberThatIsNotValidJSONReadsAsAbsent() throws {
+    let payload = Data(#"{"sub":"u","name":"\ud800","exp":1e400,"iat":5}"#.utf8)
+    let read = try #require(Self.newRead("e30." + Base64URL.encode(payload) + "."))
+    #expect(read.sub == "u")
+    #expect(read.name == nil)
+    #expect(read.exp == nil)
+    #expect(read.iat == 5)
+  }
 }
