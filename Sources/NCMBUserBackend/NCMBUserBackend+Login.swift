@@ -22,9 +22,9 @@ struct NCMBLoginRequest: Encodable {
   var password: String
 
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: NCMBAuthDataKeys.AnyKey.self)
-    try container.encode(attempt.value, forKey: NCMBAuthDataKeys.AnyKey(stringValue: attempt.field))
-    try container.encode(password, forKey: NCMBAuthDataKeys.AnyKey(stringValue: "password"))
+    var container = encoder.container(keyedBy: NCMBWireKey.self)
+    try container.encode(attempt.value, forKey: NCMBWireKey(stringValue: attempt.field))
+    try container.encode(password, forKey: NCMBWireKey(stringValue: "password"))
   }
 }
 

@@ -142,6 +142,15 @@ struct NCMBUserResponse: Codable, Sendable, Hashable {
   }
 }
 
+/// A JSON object member name known only at run time (an `authData` provider, the
+/// identifying field of a login).
+struct NCMBWireKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}
+
 /// The keys of a response's `authData` object whose value is not `null` (`"anonymous"`,
 /// `"apple"`, …); the entries' contents are not kept. Encodes as `{key: {}}`.
 struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
@@ -151,26 +160,20 @@ struct NCMBAuthDataKeys: Codable, Sendable, Hashable {
   /// A value with `keys` (stored sorted).
   init(keys: [String]) { self.keys = keys.sorted() }
 
-  struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
   /// Reads an object; `null` entries are not linked.
   /// - Throws: `DecodingError` when `authData` is not an object.
   init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: AnyKey.self)
+    let container = try decoder.container(keyedBy: NCMBWireKey.self)
     keys = try container.allKeys.filter { try !container.decodeNil(forKey: $0) }
       .map(\.stringValue).sorted()
   }
 
   /// Writes `{key: {}}` for every key.
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: AnyKey.self)
+    var container = encoder.container(keyedBy: NCMBWireKey.self)
     for key in keys {
-      _ = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(stringValue: key))
+      _ = container.nestedContainer(
+        keyedBy: NCMBWireKey.self, forKey: NCMBWireKey(stringValue: key))
     }
   }
 }
