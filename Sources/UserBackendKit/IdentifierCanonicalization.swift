@@ -68,7 +68,7 @@ public enum IdentifierCanonicalization {
   /// domain is only lower-cased.
   public static func asciiDomain(_ domain: String) -> String? {
     let lowered = domain.lowercased()
-    if lowered.utf8.allSatisfy({ $0 < 0x80 }) { return lowered }
+    if isASCII(lowered) { return lowered }
     guard !containsControlOrFormatCharacters(lowered) else { return nil }
     #if canImport(CIDN2)
       var output: UnsafeMutablePointer<CChar>?
@@ -118,7 +118,7 @@ public enum IdentifierCanonicalization {
   /// `true` when `text` has a control (`Cc`) or format (`Cf`) character.
   public static func containsControlOrFormatCharacters(_ text: String) -> Bool {
     // ASCII has controls (C0, DEL) and no format characters: decided on the bytes.
-    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+    if isASCII(text) {
       return text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
     return text.unicodeScalars.contains {
@@ -131,11 +131,15 @@ public enum IdentifierCanonicalization {
   /// prepended mark glued to the space) has whitespace here and not there.
   static func containsWhitespace(_ text: String) -> Bool {
     // ASCII whitespace is TAB…CR and SPACE: decided on the bytes.
-    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+    if isASCII(text) {
       return text.utf8.contains { $0 == 0x20 || (0x09...0x0D).contains($0) }
     }
     return text.unicodeScalars.contains { $0.properties.isWhitespace }
   }
+
+  /// `true` when every byte of `text` is ASCII: the fast paths above decide such text on
+  /// its bytes.
+  private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 
   /// Trimmed and NFC.
   static func fold(_ text: String) -> String {
