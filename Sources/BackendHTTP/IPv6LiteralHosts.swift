@@ -31,12 +31,40 @@ public enum URLLoaderSupport {
     !acceptsIPv6LiteralHosts && isIPv6Literal(host)
   }
 
-  /// `true` when `url` names no port or one a TCP connection can use (1…65535).
-  /// `URL(string:)` accepts `http://host:99999/`; the loader then fails every request.
+  /// `true` when `url` names no port or one a TCP connection can use (1…65535). Read from
+  /// the URL's text: `URL.port` is `nil` both for no port and for one too large to parse
+  /// (`:18446744073709551617`), and `URL(string:)` also takes `:99999` and an empty `:`.
   public static func hasUsablePort(_ url: URL) -> Bool {
-    url.port.map { (1...65_535).contains($0) } ?? true
+    let text = url.absoluteString
+    guard let schemeEnd = text.range(of: "://") else { return url.port.map(usable) ?? true }
+    var authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+    if let at = authority.lastIndex(of: "@") {
+      authority = authority[authority.index(after: at)...]
+    }
+    if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+      authority = authority[authority.index(after: close)...]
+    }
+    guard let colon = authority.firstIndex(of: ":") else { return true }
+    let digits = authority[authority.index(after: colon)...]
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 5,
+      let port = Int(digits)
+    else { return false }
+    return usable(port)
   }
+
+  private static func usable(_ port: Int) -> Bool { (1...65_535).contains(port) }
 
   /// The reason given for a refused port.
   public static let portReason = "the port must be between 1 and 65535"
+
+  /// Why `url` cannot be a service's base address, or `nil`: a port outside 1…65535 (or
+  /// unparseable), a query or a fragment (a path appended to the base would land inside
+  /// it, and a fragment is never sent). Checked by every adapter's configuration.
+  public static func baseURLProblem(_ url: URL) -> String? {
+    guard hasUsablePort(url) else { return portReason }
+    guard url.query == nil, url.fragment == nil else {
+      return "must not have a query or a fragment"
+    }
+    return nil
+  }
 }

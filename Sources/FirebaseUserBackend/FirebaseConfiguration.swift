@@ -141,8 +141,8 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
       throw UserBackendError(
         .misconfigured(setting: setting, reason: URLLoaderSupport.ipv6LiteralReason))
     }
-    guard URLLoaderSupport.hasUsablePort(url) else {
-      throw UserBackendError(.misconfigured(setting: setting, reason: URLLoaderSupport.portReason))
+    if let problem = URLLoaderSupport.baseURLProblem(url) {
+      throw UserBackendError(.misconfigured(setting: setting, reason: problem))
     }
     switch scheme {
     case "https":

@@ -87,17 +87,12 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
       throw UserBackendError(
         .misconfigured(setting: "baseURL", reason: "must be an http or https URL with a host"))
     }
-    guard baseURL.query == nil, baseURL.fragment == nil else {
-      throw UserBackendError(
-        .misconfigured(setting: "baseURL", reason: "must not have a query or a fragment"))
-    }
     if URLLoaderSupport.rejects(host: host) {
       throw UserBackendError(
         .misconfigured(setting: "baseURL", reason: URLLoaderSupport.ipv6LiteralReason))
     }
-    guard URLLoaderSupport.hasUsablePort(baseURL) else {
-      throw UserBackendError(
-        .misconfigured(setting: "baseURL", reason: URLLoaderSupport.portReason))
+    if let problem = URLLoaderSupport.baseURLProblem(baseURL) {
+      throw UserBackendError(.misconfigured(setting: "baseURL", reason: problem))
     }
   }
 

@@ -222,6 +222,9 @@ extension BackendConfiguration {
       throw BackendConfigurationError(
         .invalidSetting, setting: setting, reason: URLLoaderSupport.ipv6LiteralReason)
     }
+    if let problem = URLLoaderSupport.baseURLProblem(url) {
+      throw BackendConfigurationError(.invalidSetting, setting: setting, reason: problem)
+    }
     return url
   }
 

@@ -154,6 +154,7 @@ struct ConfigurationTests {
     "a port no TCP connection can use is refused before any request, for either endpoint",
     arguments: [
       "http://127.0.0.1:0/v1/", "http://127.0.0.1:65536/v1/", "https://h.example:99999/v1/",
+      "https://h.example:18446744073709551617/v1/",
     ])
   func unusablePort(url: String) throws {
     for toolkit in [true, false] {
@@ -171,6 +172,29 @@ struct ConfigurationTests {
           == .misconfigured(
             setting: toolkit ? "identityToolkitBaseURL" : "secureTokenURL",
             reason: URLLoaderSupport.portReason))
+      #expect(transport.requests.isEmpty)
+    }
+  }
+
+  @Test(
+    "an endpoint URL with a query or fragment is refused: the operation and key would land in it",
+    arguments: ["https://h.example/v1/?x=1", "https://h.example/v1/#frag", "https://h.example/t#f"])
+  func queryOrFragment(url: String) throws {
+    for toolkit in [true, false] {
+      let configuration = FirebaseConfiguration(
+        apiKey: Fixture.apiKey,
+        identityToolkitBaseURL: toolkit ? URL(string: url) : nil,
+        secureTokenURL: toolkit ? nil : URL(string: url))
+      let transport = StubTransport(json: "{}")
+      let error = #expect(throws: UserBackendError.self) {
+        _ = try FirebaseUserBackend(
+          configuration: configuration, transport: transport, sessionStore: InMemorySessionStore())
+      }
+      #expect(
+        error?.code
+          == .misconfigured(
+            setting: toolkit ? "identityToolkitBaseURL" : "secureTokenURL",
+            reason: "must not have a query or a fragment"))
       #expect(transport.requests.isEmpty)
     }
   }

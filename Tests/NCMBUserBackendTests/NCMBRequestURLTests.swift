@@ -130,7 +130,11 @@ import UserBackendKit
   }
 
   /// A port no TCP connection can use is refused before any request.
-  @Test(arguments: ["http://h:0/", "http://h:65536/", "http://h:99999/", "https://h:123456/x"])
+  @Test(
+    arguments: [
+      "http://h:0/", "http://h:65536/", "http://h:99999/", "https://h:123456/x",
+      "http://h:18446744073709551617/", "http://h:/", "http://u:p@h:99999/",
+    ])
   func anUnusablePortIsRefused(base: String) throws {
     let baseURL = try #require(URL(string: base))
     let error = #expect(throws: UserBackendError.self) {
@@ -140,7 +144,7 @@ import UserBackendKit
       error?.code == .misconfigured(setting: "baseURL", reason: URLLoaderSupport.portReason))
   }
 
-  @Test(arguments: ["http://h:1/", "http://h:65535/", "https://h:443/x"])
+  @Test(arguments: ["http://h:1/", "http://h:65535/", "https://h:443/x", "http://u:p@h:8080/"])
   func aUsablePortIsAccepted(base: String) throws {
     try Fixture.configuration(baseURL: try #require(URL(string: base))).validate()
   }

@@ -40,6 +40,24 @@ struct ConfigurationProblemTests {
   }
 
   @Test(
+    "an NCMB base URL whose port no connection can use names NCMB_BASE_URL (exit 2, no request)",
+    arguments: [
+      "http://127.0.0.1:0", "http://127.0.0.1:65536", "http://127.0.0.1:99999",
+      "http://127.0.0.1:18446744073709551617", "http://127.0.0.1:/",
+    ])
+  func unusablePortNCMBBaseURL(url: String) throws {
+    let error = try resolveError(
+      ["NCMB_BASE_URL": url],
+      base: [
+        "BAAS_BACKEND": "ncmb", "NCMB_APPLICATION_KEY": "a", "NCMB_CLIENT_KEY": "c",
+        "BAAS_HOME": "/tmp",
+      ])
+    #expect(error.setting.contains("NCMB_BASE_URL"), "\(error)")
+    #expect(error.kind == .invalidSetting)
+    #expect(error.reason == URLLoaderSupport.portReason)
+  }
+
+  @Test(
     "project IDs outside Google's rule are refused, naming FIREBASE_PROJECT_ID",
     arguments: [
       String(repeating: "a", count: 300), "プロジェクト", "projet-é", "My-Project", "abc",
