@@ -50,6 +50,12 @@ let package = Package(
     ),
     // IDNA (UTS #46) for email domains; Linux only: on Apple platforms Foundation's
     // URLComponents.encodedHost converts domains (see IdentifierCanonicalization).
+    // libcurl, the HTTP client under CurlTransport (the default network transport on Linux).
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
     .systemLibrary(
       name: "CIDN2",
       pkgConfig: "libidn2",
@@ -66,8 +72,12 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // HTTP values and transports: a leaf, depends on nothing of ours.
-    .target(name: "BackendHTTP", swiftSettings: strictSettings),
+    // HTTP values and transports: a leaf, depends on nothing of ours (libcurl on Linux).
+    .target(
+      name: "BackendHTTP",
+      dependencies: [.target(name: "CCurl", condition: .when(platforms: [.linux]))],
+      swiftSettings: strictSettings
+    ),
     // What every HTTP adapter needs, written once (transport failures -> portable errors).
     .target(
       name: "AdapterSupport",

@@ -38,8 +38,8 @@ extension HTTPTransport {
   ///
   /// Two kinds of answer are refused here for both adapters: a redirect (3xx: none of the
   /// services redirects its API, and following one would send the signature, keys and
-  /// session token to another address; ``URLSessionTransport`` follows none), and a body
-  /// larger than ``maximumResponseBodyBytes`` (``URLSessionTransport`` stops reading at its
+  /// session token to another address; the network transports follow none), and a body
+  /// larger than ``maximumResponseBodyBytes`` (the network transports stop reading at their
   /// own limit, the same by default; this check covers every other transport).
   ///
   /// - Returns: the response, with any status outside 300–399.

@@ -7,8 +7,10 @@ import UserBackendKit
 
 /// 1. Adapter overhead: a password sign-in through ``FirebaseUserBackend`` and through
 /// ``NCMBUserBackend`` (request signature included) against the loopback emulator, versus
-/// sending the very same request bytes (captured from the adapter) with a bare
-/// ``URLSessionTransport`` to the same server. Target: adapter / direct ≤ 1.05.
+/// sending the very same request bytes (captured from the adapter) with a bare transport
+/// of the same kind (`NetworkTransport.standard()`: ``CurlTransport`` on Linux) to the
+/// same server. Target: adapter / direct ≤ 1.05. The same bytes through a bare
+/// ``URLSessionTransport`` are timed too, for the transport's share.
 ///
 /// The emulator hashes with PBKDF2 cost 1 here, so the server's work is small and the
 /// client side is what the ratio sees (a realistic cost would hide any overhead). The
@@ -37,26 +39,33 @@ enum AdapterOverheadBench {
       let (firebaseRequest, firebaseResponse) = try await capture(
         "Firebase", firebaseCredential
       ) { try makeFirebase(emulator, $0) }
-      let firebase = try makeFirebase(emulator, URLSessionTransport())
+      let firebase = try makeFirebase(emulator, NetworkTransport.standard())
       let firebaseCanned = try makeFirebase(emulator, CannedTransport(response: firebaseResponse))
 
       let ncmbCredential = PasswordCredential.username("adapter-bench", password: password)
       let (ncmbRequest, ncmbResponse) = try await capture("NCMB", ncmbCredential) {
         try makeNCMB(emulator, $0)
       }
-      let ncmb = try makeNCMB(emulator, URLSessionTransport())
+      let ncmb = try makeNCMB(emulator, NetworkTransport.standard())
       let ncmbCanned = try makeNCMB(emulator, CannedTransport(response: ncmbResponse))
 
       // One direct transport per adapter, as each adapter has its own: a shared one would
       // give the direct rows a session and connection used twice per round, against once
       // for each adapter's.
-      let directFirebase = URLSessionTransport()
-      let directNCMB = URLSessionTransport()
-      try await expectSuccess(directFirebase, firebaseRequest, "Firebase")
-      try await expectSuccess(directNCMB, ncmbRequest, "NCMB")
+      let directFirebase = NetworkTransport.standard()
+      let directNCMB = NetworkTransport.standard()
+      let sessionFirebase = URLSessionTransport()
+      let sessionNCMB = URLSessionTransport()
+      for (transport, request, name) in [
+        (directFirebase, firebaseRequest, "Firebase"), (directNCMB, ncmbRequest, "NCMB"),
+        (sessionFirebase, firebaseRequest, "Firebase"), (sessionNCMB, ncmbRequest, "NCMB"),
+      ] as [(any HTTPTransport, HTTPRequest, String)] {
+        try await expectSuccess(transport, request, name)
+      }
+      let transportName = "\(type(of: directFirebase))"
 
       let batch = plan.adapterBatch
-      var samples: [[Double]] = Array(repeating: [], count: 6)
+      var samples: [[Double]] = Array(repeating: [], count: 8)
       let variants: [@Sendable () async throws -> Void] = [
         { _ = try await firebase.signIn(firebaseCredential) },
         { _ = try await directFirebase.send(firebaseRequest) },
@@ -64,6 +73,8 @@ enum AdapterOverheadBench {
         { _ = try await directNCMB.send(ncmbRequest) },
         { _ = try await firebaseCanned.signIn(firebaseCredential) },
         { _ = try await ncmbCanned.signIn(ncmbCredential) },
+        { _ = try await sessionFirebase.send(firebaseRequest) },
+        { _ = try await sessionNCMB.send(ncmbRequest) },
       ]
       // Interleaved request by request, so load changes on the machine hit every variant
       // alike; each request is timed on its own and the batch sums them.
@@ -80,9 +91,12 @@ enum AdapterOverheadBench {
       let rows = [
         BenchRow("Firebase sign-in via FirebaseUserBackend", unit: .seconds, samples: samples[0]),
         BenchRow(
-          "Firebase: same bytes via URLSessionTransport", unit: .seconds, samples: samples[1]),
+          "Firebase: same bytes via \(transportName)", unit: .seconds, samples: samples[1]),
         BenchRow("NCMB sign-in via NCMBUserBackend (signed)", unit: .seconds, samples: samples[2]),
-        BenchRow("NCMB: same bytes via URLSessionTransport", unit: .seconds, samples: samples[3]),
+        BenchRow("NCMB: same bytes via \(transportName)", unit: .seconds, samples: samples[3]),
+        BenchRow(
+          "Firebase: same bytes via URLSessionTransport", unit: .seconds, samples: samples[6]),
+        BenchRow("NCMB: same bytes via URLSessionTransport", unit: .seconds, samples: samples[7]),
         BenchRow("Firebase adapter alone (canned response)", unit: .seconds, samples: samples[4]),
         BenchRow("NCMB adapter alone (canned response)", unit: .seconds, samples: samples[5]),
       ]
@@ -99,7 +113,9 @@ enum AdapterOverheadBench {
         "emulator on 127.0.0.1:\(emulator.port), PBKDF2 cost \(hashCost) "
           + "(server work kept small so client overhead shows)",
         "\(batch) sign-ins per variant and run, interleaved; every networked variant has its own "
-          + "URLSession (one keep-alive connection); times are per request",
+          + "transport (one keep-alive connection); times are per request",
+        "adapters over NetworkTransport.standard() (\(transportName)); the URLSessionTransport "
+          + "rows send the same bytes through URLSession, for the transport's share",
         "canned rows: the adapter over a transport that returns the recorded response at "
           + "once (its own client-side work, no socket)",
         "ratios: the median of the per-run ratios (both variants timed in the same runs)",
@@ -140,7 +156,7 @@ enum AdapterOverheadBench {
     _ name: String, _ credential: PasswordCredential,
     _ make: (any HTTPTransport) throws -> any UserBackend
   ) async throws -> (HTTPRequest, HTTPResponse) {
-    let transport = CountingTransport(wrapping: URLSessionTransport())
+    let transport = CountingTransport(wrapping: NetworkTransport.standard())
     let backend = try make(transport)
     _ = try await backend.signUp(credential)
     _ = try await backend.signIn(credential)
@@ -153,7 +169,7 @@ enum AdapterOverheadBench {
   /// Sends `request` once and insists on a 2xx answer, so the direct path does the same
   /// work as the adapter.
   private static func expectSuccess(
-    _ transport: URLSessionTransport, _ request: HTTPRequest, _ name: String
+    _ transport: any HTTPTransport, _ request: HTTPRequest, _ name: String
   ) async throws {
     let response = try await transport.send(request)
     guard response.isSuccess else {

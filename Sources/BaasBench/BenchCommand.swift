@@ -14,7 +14,7 @@ public enum BenchCommand {
     targets; a missed target is marked MISSED. Everything runs offline on loopback.
 
       adapter      1. sign-in through the Firebase and NCMB adapters vs. the same request
-                      bytes sent directly with URLSessionTransport (target ≤ 1.05)
+                      bytes sent directly with the same network transport (target ≤ 1.05)
       replay       2. replay matching cost per request at 1,000 / 10,000 / 100,000
                       cassette entries (target 100,000 / 1,000 ≤ 1.5)
       singleflight 3. 1,000 concurrent idToken() calls on an expired Firebase session:

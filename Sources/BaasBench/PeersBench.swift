@@ -90,12 +90,12 @@ enum PeersBench {
       configuration: FirebaseConfiguration(
         apiKey: BenchEmulator.firebaseAPIKey, projectID: "demo-project",
         emulatorHost: emulator.hostAndPort),
-      transport: URLSessionTransport(), sessionStore: InMemorySessionStore())
+      transport: NetworkTransport.standard(), sessionStore: InMemorySessionStore())
     let ncmb = try NCMBUserBackend(
       configuration: NCMBConfiguration(
         applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
         baseURL: emulator.baseURL),
-      transport: URLSessionTransport(), sessionStore: InMemorySessionStore())
+      transport: NetworkTransport.standard(), sessionStore: InMemorySessionStore())
     let firebaseCredential = PasswordCredential.email(email, password: password)
     let ncmbCredential = PasswordCredential.username(userName, password: password)
     _ = try await firebase.signUp(firebaseCredential)
@@ -171,7 +171,7 @@ enum PeersBench {
         + "so client differences show); target below 1.0 (shown as ≤ 1.00)",
       "\(batch) sign-ins per variant and run, interleaved call by call; Python timed inside "
         + "Python (time.perf_counter_ns) in one long-lived child, Swift with ContinuousClock",
-      "our adapters over URLSessionTransport (keep-alive); pyrebase4 posts with requests.post "
+      "our adapters over NetworkTransport.standard() (keep-alive); pyrebase4 posts with requests.post "
         + "(a new connection per call, as it signs in); the NCMB SDK opens one urllib "
         + "connection per call; both pointed at the emulator by changing only the origin",
       "ratios: the median of the per-run ratios (all variants timed in the same runs)",

@@ -34,7 +34,8 @@ enum SingleFlightBench {
       return group
     }
     do {
-      let transport = CountingTransport(wrapping: URLSessionTransport(), counting: tokenPathMarker)
+      let transport = CountingTransport(
+        wrapping: NetworkTransport.standard(), counting: tokenPathMarker)
       let backend = try FirebaseUserBackend(
         configuration: FirebaseConfiguration(
           apiKey: BenchEmulator.firebaseAPIKey, projectID: "demo-project",

@@ -76,7 +76,7 @@ public struct FirebaseTokenVerifier: Sendable {
 
   /// A verifier fetching certificates through `transport` and reading time from `clock`.
   public init(
-    configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(),
+    configuration: Configuration, transport: any HTTPTransport = NetworkTransport.standard(),
     clock: any AuthClock = SystemClock()
   ) {
     self.configuration = configuration

@@ -28,12 +28,12 @@ public struct RecordingHarness: ContractHarness {
   /// A recorder for `configuration`'s backend.
   ///
   /// - Parameters:
-  ///   - transport: the live transport (default `URLSessionTransport()`).
+  ///   - transport: the live transport (default `NetworkTransport.standard()`).
   /// - Throws: ``BackendConfigurationError`` when the backend is the fake (there is nothing
   ///   to record) or its settings are invalid.
   public init(
     configuration: BackendConfiguration, outputDirectory: URL,
-    transport: any HTTPTransport = URLSessionTransport()
+    transport: any HTTPTransport = NetworkTransport.standard()
   ) throws {
     try configuration.validate()
     guard configuration.backend != .fake else {

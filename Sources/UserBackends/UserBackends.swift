@@ -33,7 +33,7 @@ public enum UserBackends {
   ///   - configuration: a configuration from
   ///     ``BackendConfiguration/resolve(environment:configFile:backend:)``; validated again.
   ///   - transport: the HTTP transport for firebase and ncmb; `nil` means
-  ///     `URLSessionTransport()` (the network). Ignored by the fake.
+  ///     `NetworkTransport.standard()` (the network). Ignored by the fake.
   /// - Throws: ``BackendConfigurationError`` for an unusable configuration or state
   ///   directory or an unopenable fake database; the backend's own initialisation errors.
   public static func make(
@@ -61,7 +61,7 @@ public enum UserBackends {
   ///
   /// - Parameters:
   ///   - transport: the HTTP transport for firebase and ncmb; `nil` means
-  ///     `URLSessionTransport()`. Ignored by the fake.
+  ///     `NetworkTransport.standard()`. Ignored by the fake.
   ///   - clock: the clock firebase and ncmb read (token expiry, NCMB timestamps). The fake
   ///     reads its store's clock.
   /// - Throws: ``BackendConfigurationError`` or the backend's initialisation error.
@@ -80,7 +80,7 @@ public enum UserBackends {
           projectID: configuration.firebase.projectID,
           emulatorHost: configuration.firebase.emulatorHost,
           firestoreEmulatorHost: configuration.firebase.firestoreEmulatorHost),
-        transport: transport ?? URLSessionTransport(),
+        transport: transport ?? NetworkTransport.standard(),
         sessionStore: sessionStore, clock: clock)
     case .ncmb:
       return try NCMBUserBackend(
@@ -88,7 +88,7 @@ public enum UserBackends {
           applicationKey: configuration.ncmb.applicationKey ?? "",
           clientKey: configuration.ncmb.clientKey ?? "",
           baseURL: try configuration.ncmbBaseURL()),
-        transport: transport ?? URLSessionTransport(),
+        transport: transport ?? NetworkTransport.standard(),
         sessionStore: sessionStore, clock: clock)
     }
   }

@@ -23,7 +23,7 @@ struct Context {
 
   /// The transport for firebase and ncmb: the network, logged with `--verbose`; `nil` (the
   /// factory's default) otherwise.
-  var transport: (any HTTPTransport)? { httpLogger?.wrapping(URLSessionTransport()) }
+  var transport: (any HTTPTransport)? { httpLogger?.wrapping(NetworkTransport.standard()) }
 
   /// The resolved configuration (file, environment, `--backend`).
   /// - Throws: `BackendConfigurationError`.

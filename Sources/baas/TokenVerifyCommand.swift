@@ -50,8 +50,8 @@ enum TokenVerifyCommand {
           command: "token verify")
       }
       let transport =
-        context.merging(options).httpLogger?.wrapping(URLSessionTransport())
-        ?? URLSessionTransport()
+        context.merging(options).httpLogger?.wrapping(NetworkTransport.standard())
+        ?? NetworkTransport.standard()
       let verifier = FirebaseTokenVerifier(configuration: configuration, transport: transport)
       do throws(TokenRejection) {
         let claims = try await verifier.verify(token)

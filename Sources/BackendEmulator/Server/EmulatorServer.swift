@@ -13,7 +13,7 @@ import UserBackendKit
 /// A small HTTP/1.1 server on POSIX sockets that turns wire requests into
 /// ``BackendHTTP/HTTPRequest`` values, passes them to a handler and writes the
 /// ``BackendHTTP/HTTPResponse`` back. It serves the emulator to real clients (curl, the
-/// vendors' SDKs, ``URLSessionTransport``); see docs/ARCHITECTURE.md "The emulator".
+/// vendors' SDKs, the network transports); see docs/ARCHITECTURE.md "The emulator".
 ///
 /// - One thread per connection (an accept thread hands each socket to its own thread),
 ///   so a slow or silent client never delays another; up to ``Limits/maxConnections``

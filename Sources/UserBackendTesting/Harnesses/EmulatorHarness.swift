@@ -19,7 +19,7 @@ import UserBackendKit
 ///   ``BackendEmulator/EmulatorTransport`` to the production host names, no socket.
 /// - ``Route/loopback`` (`firebase-emulator-http`, `ncmb-emulator-http`): the run starts an
 ///   ``BackendEmulator/EmulatorServer`` on an ephemeral `127.0.0.1` port and the adapter
-///   uses `URLSessionTransport` (Firebase `emulatorHost` `127.0.0.1:PORT`, NCMB base URL
+///   uses `NetworkTransport.standard()` (Firebase `emulatorHost` `127.0.0.1:PORT`, NCMB base URL
 ///   `http://127.0.0.1:PORT`); the server stops when the run finishes.
 ///
 /// Capabilities are the adapter's: a contract needing one the backend lacks is skipped
@@ -29,7 +29,7 @@ public struct EmulatorHarness: ContractHarness {
   public enum Route: String, Sendable, Hashable, CaseIterable {
     /// `EmulatorTransport`: in-process, no socket.
     case inProcess
-    /// `EmulatorServer` on loopback + `URLSessionTransport`.
+    /// `EmulatorServer` on loopback + `NetworkTransport.standard()`.
     case loopback
   }
 
@@ -82,7 +82,7 @@ public struct EmulatorHarness: ContractHarness {
       let lease = try ServerLease(emulator: emulator)
       keys.firebaseEmulatorHost = "127.0.0.1:\(lease.port)"
       keys.ncmbBaseURL = lease.baseURL
-      transport = URLSessionTransport()
+      transport = NetworkTransport.standard()
       server = lease
     case .loopback:
       transport = EmulatorTransport(emulator)

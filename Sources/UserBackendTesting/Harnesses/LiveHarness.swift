@@ -5,7 +5,7 @@ import UserBackendKit
 import UserBackends
 
 /// Runs contracts against a live Firebase project or NCMB-compatible server over
-/// `URLSessionTransport` (`firebase-live`, `ncmb-live`), with the credentials of a
+/// `NetworkTransport.standard()` (`firebase-live`, `ncmb-live`), with the credentials of a
 /// ``BackendConfiguration`` (usually from the environment: `FIREBASE_API_KEY`, or
 /// `NCMB_APPLICATION_KEY` + `NCMB_CLIENT_KEY` + `NCMB_BASE_URL`).
 ///
@@ -37,7 +37,7 @@ public struct LiveHarness: ContractHarness {
   public func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
     -> any ContractEnvironment
   {
-    let transport = URLSessionTransport()
+    let transport = NetworkTransport.standard()
     let probe = try UserBackends.make(
       from: configuration, transport: transport, sessionStore: InMemorySessionStore())
     return LiveEnvironment(

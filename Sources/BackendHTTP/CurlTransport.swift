@@ -1,0 +1,112 @@
+#if canImport(CCurl)
+  import CCurl
+  import Foundation
+
+  /// The network transport on Linux: sends an ``HTTPRequest`` with the system's libcurl
+  /// and returns the ``HTTPResponse``, whatever its status. ``NetworkTransport/standard()``
+  /// picks it on Linux; Apple platforms use ``URLSessionTransport``.
+  ///
+  /// It keeps the promises of ``URLSessionTransport`` (same timeouts, answer-size limit,
+  /// error mapping and secret-free messages) with less machinery between the caller and
+  /// the socket: FoundationNetworking's URLSession is itself built on libcurl, and on a
+  /// loopback sign-in its queues and object conversions cost about as much as the request
+  /// (`baas bench --only peers` shows both). One libcurl multi handle per transport, driven
+  /// by one thread of its own that starts with the first request and ends with the
+  /// transport; no cooperative-pool thread ever waits on the network.
+  ///
+  /// - Connections: kept alive and reused between requests of the same transport.
+  /// - Timeouts: `HTTPRequest.timeout` seconds, or ``defaultTimeout`` when that is `nil`,
+  ///   as a deadline for the whole exchange (connecting included).
+  /// - Cookies: neither stored nor sent. Caches: none. Proxies: libcurl's environment
+  ///   variables (`http_proxy`, `https_proxy`, `no_proxy`), as URLSession on Linux.
+  /// - Redirects: never followed; a 3xx answer is returned as it is (see
+  ///   ``URLSessionTransport``).
+  /// - Request header fields go out in the request's order, repeated names as repeated
+  ///   lines; libcurl adds `Host`, `Accept: */*` and `Content-Length`, and nothing else:
+  ///   no `Expect: 100-continue`, no default `Content-Type`. `Accept-Encoding: identity`
+  ///   is sent when the request names no encoding, and bodies are returned as received
+  ///   (never inflated), so a small hostile answer cannot grow past the limit.
+  /// - Response header fields come back in the server's order (repeated names as
+  ///   repeated fields); bytes that are not UTF-8 are read as ISO 8859-1.
+  /// - Answer bodies are read up to ``maximumResponseBodyBytes``; past it (declared or
+  ///   received) the request ends with ``HTTPTransportError/responseTooLarge(limit:)``.
+  ///
+  /// Errors: ``HTTPTransportError`` (see ``transportError(forCurlCode:)``) or
+  /// `CancellationError` when the calling task is cancelled. No message contains the URL or
+  /// a header value.
+  public final class CurlTransport: HTTPTransport {
+    /// The timeout in seconds for requests whose `timeout` is `nil`.
+    public let defaultTimeout: TimeInterval
+    /// The largest answer body this transport reads, in bytes.
+    public let maximumResponseBodyBytes: Int
+    private let loop: CurlMultiLoop
+
+    /// A transport with its own libcurl multi handle (and so its own connections).
+    /// - Parameters:
+    ///   - defaultTimeout: seconds for requests without their own timeout (> 0; a
+    ///     non-positive or NaN value falls back to
+    ///     ``URLSessionTransport/standardTimeout``, 30 s; at most one day).
+    ///   - maximumResponseBodyBytes: the largest answer body read, in bytes (default 10 MiB;
+    ///     values below 1 mean 1).
+    public init(
+      defaultTimeout: TimeInterval = URLSessionTransport.standardTimeout,
+      maximumResponseBodyBytes: Int = URLSessionTransport.standardMaximumResponseBodyBytes
+    ) {
+      self.defaultTimeout =
+        URLSessionTransport.usableTimeout(defaultTimeout) ?? URLSessionTransport.standardTimeout
+      self.maximumResponseBodyBytes = max(1, maximumResponseBodyBytes)
+      loop = CurlMultiLoop()
+    }
+
+    deinit { loop.stop() }
+
+    /// Sends `request` and returns the response, with any status.
+    /// - Throws: ``HTTPTransportError`` when no response arrives (an unsupported URL
+    ///   scheme, or a header field that cannot be sent, before any network use);
+    ///   `CancellationError` when the task is cancelled before or during the request.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+      try Task.checkCancellation()
+      let timeout = URLSessionTransport.usableTimeout(request.timeout) ?? defaultTimeout
+      let transfer = try CurlTransfer(
+        request: request, timeout: timeout, limit: maximumResponseBodyBytes)
+      let loop = self.loop
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          if transfer.wait(with: continuation) { loop.add(transfer) }
+        }
+      } onCancel: {
+        if transfer.end(.failure(CancellationError())) { loop.remove(transfer) }
+      }
+    }
+
+    /// The ``HTTPTransportError`` for a libcurl result code, by code only: a fixed phrase
+    /// plus the number, never the URL or libcurl's own message (which may quote the host).
+    public static func transportError(forCurlCode code: Int) -> HTTPTransportError {
+      switch CURLcode(UInt32(clamping: max(0, code))) {
+      case CURLE_OPERATION_TIMEDOUT:
+        return .timedOut
+      case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+        return .connectionFailed(reason: "the host name could not be resolved (curl error \(code))")
+      case CURLE_COULDNT_CONNECT:
+        return .connectionFailed(reason: "the server refused the connection (curl error \(code))")
+      case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+        return .connectionFailed(reason: "the connection was lost (curl error \(code))")
+      case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+        CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+        CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT,
+        CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_ENGINE_NOTFOUND,
+        CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED:
+        return .connectionFailed(reason: "the TLS connection failed (curl error \(code))")
+      case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2,
+        CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_RANGE_ERROR:
+        return .invalidResponse(reason: "the server's response was not usable (curl error \(code))")
+      case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+        return .invalidRequest(reason: "the URL is not supported (curl error \(code))")
+      case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
+        return .invalidResponse(reason: "the server asked for authentication (curl error \(code))")
+      default:
+        return .connectionFailed(reason: "curl error \(code)")
+      }
+    }
+  }
+#endif
