@@ -5,68 +5,73 @@
   /// One libcurl multi handle and the thread that drives it for a ``CurlTransport``.
   ///
   /// Callers hand transfers over with ``add(_:)`` and ``remove(_:)`` (any thread; the
-  /// loop is woken with `curl_multi_wakeup`); only the loop thread touches the multi
-  /// handle after that, as libcurl requires. The thread starts with the first transfer
-  /// and ends after ``stop()`` (the transport's deinit, when no request can be in flight),
-  /// cleaning up the multi handle and its kept-alive connections.
+  /// loop is woken with `curl_multi_wakeup`, the one call libcurl allows from another
+  /// thread); only the loop thread works the multi handle, as libcurl requires. The
+  /// handle and the thread start with the first transfer (a transport never used holds
+  /// neither) and end after ``stop()`` (the transport's deinit, when no request can be in
+  /// flight), which also closes the kept-alive connections.
   final class CurlMultiLoop: @unchecked Sendable {
     /// libcurl's global set-up, once per process, before the first handle.
     static let globalInit: Void = { _ = ubk_curl_global_init() }()
 
-    private let multi: UnsafeMutableRawPointer
+    /// Everything below is under `lock`, but for `active` (loop thread only). The multi
+    /// handle is made with the first transfer and cleaned up by the loop thread under the
+    /// lock, so a late wake-up (a cancellation racing the transport's end) never reaches
+    /// a freed handle.
     private let lock = NSLock()
+    private var multi: UnsafeMutableRawPointer?
     private var adding: [CurlTransfer] = []
     private var removing: [CurlTransfer] = []
     private var stopping = false
-    private var started = false
     /// The transfers libcurl is working on, by easy handle (loop thread only).
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
-    init() {
-      _ = Self.globalInit
-      guard let multi = curl_multi_init() else {
-        fatalError("libcurl could not create a multi handle (out of memory)")
-      }
-      self.multi = multi
-    }
-
-    /// Starts `transfer` (starting the thread first if needed).
-    func add(_ transfer: CurlTransfer) {
-      let startThread = lock.withLock {
+    /// Starts `transfer` (making the multi handle and starting the thread first if
+    /// needed).
+    /// - Throws: ``HTTPTransportError/connectionFailed(reason:)`` when libcurl cannot make
+    ///   a multi handle (out of memory or file descriptors).
+    func add(_ transfer: CurlTransfer) throws {
+      let isFirst = try lock.withLock {
         adding.append(transfer)
-        defer { started = true }
-        return !started
+        if let multi {
+          curl_multi_wakeup(multi)
+          return false
+        }
+        _ = Self.globalInit
+        guard let made = curl_multi_init() else {
+          adding.removeAll()
+          throw HTTPTransportError.connectionFailed(reason: "libcurl could not start a session")
+        }
+        multi = made
+        return true
       }
-      if startThread {
+      if isFirst {
         let thread = Thread { [self] in run() }
         thread.name = "BackendHTTP.CurlTransport"
         thread.start()
-      } else {
-        curl_multi_wakeup(multi)
       }
     }
 
     /// Stops `transfer` if libcurl is still working on it (its caller already has its
     /// outcome).
     func remove(_ transfer: CurlTransfer) {
-      lock.withLock { removing.append(transfer) }
-      curl_multi_wakeup(multi)
+      lock.withLock {
+        guard let multi else { return }
+        removing.append(transfer)
+        curl_multi_wakeup(multi)
+      }
     }
 
-    /// Ends the thread (or cleans up at once when it never started).
+    /// Ends the thread, which then cleans up the multi handle and its connections.
     func stop() {
-      let running = lock.withLock {
+      lock.withLock {
         stopping = true
-        return started
-      }
-      if running {
-        curl_multi_wakeup(multi)
-      } else {
-        curl_multi_cleanup(multi)
+        if let multi { curl_multi_wakeup(multi) }
       }
     }
 
     private func run() {
+      guard let multi = lock.withLock({ self.multi }) else { return }
       while true {
         let (toAdd, toRemove, stop) = lock.withLock {
           defer {
@@ -89,7 +94,7 @@
         if stop { break }
         var running: Int32 = 0
         curl_multi_perform(multi, &running)
-        finishDone()
+        finishDone(multi)
         // Sleeps until a socket is ready, libcurl's next timer, or a wake-up from another
         // thread; the cap only bounds an idle loop's sleep.
         curl_multi_poll(multi, nil, 0, 60_000, nil)
@@ -99,11 +104,14 @@
         transfer.end(.failure(CancellationError()))
       }
       active.removeAll()
-      curl_multi_cleanup(multi)
+      lock.withLock {
+        curl_multi_cleanup(multi)
+        self.multi = nil
+      }
     }
 
     /// Ends every transfer libcurl reports done.
-    private func finishDone() {
+    private func finishDone(_ multi: UnsafeMutableRawPointer) {
       var left: Int32 = 0
       while let message = curl_multi_info_read(multi, &left) {
         guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else {

@@ -72,7 +72,12 @@
       let loop = self.loop
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
-          if transfer.wait(with: continuation) { loop.add(transfer) }
+          guard transfer.wait(with: continuation) else { return }
+          do {
+            try loop.add(transfer)
+          } catch {
+            transfer.end(.failure(error))
+          }
         }
       } onCancel: {
         if transfer.end(.failure(CancellationError())) { loop.remove(transfer) }
