@@ -8,7 +8,9 @@ import Foundation
 
 /// A ``SessionStore`` in a JSON file, readable only by its owner (mode 0600), replaced
 /// atomically (write a temporary file in the same directory, `fsync`, `rename`), so a
-/// crash or a failed write never leaves a half-written session.
+/// crash or a failed write never leaves a half-written session. A temporary copy left by
+/// a writer that was killed before its rename (tokens inside, mode 0600) is removed by the
+/// next ``save(_:)`` or ``clear()`` (see `removeStaleTemporaryFiles()`).
 ///
 /// One file per namespace: `<directory>/<namespace>.session.json`, where the namespace
 /// names the backend and project (`firebase-my-project`), so switching backends never
@@ -114,8 +116,9 @@ public struct FileSessionStore: SessionStore {
     let directory = fileURL.deletingLastPathComponent()
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    removeStaleTemporaryFiles()
     let temporary = directory.appendingPathComponent(
-      ".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
+      "\(temporaryPrefix)\(getpid()).\(UUID().uuidString).tmp")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
     guard descriptor >= 0 else { throw POSIXFileError(operation: "create", path: temporary.path) }
     var ok = false
@@ -142,8 +145,10 @@ public struct FileSessionStore: SessionStore {
     ok = true
   }
 
-  /// Deletes the file; a missing file is not an error.
+  /// Deletes the file (and temporary files left by writers that died); a missing file is
+  /// not an error.
   public func clear() async throws {
+    removeStaleTemporaryFiles()
     if unlink(fileURL.path) != 0 && errno != ENOENT {
       throw POSIXFileError(operation: "remove", path: fileURL.path)
     }

@@ -155,3 +155,64 @@ final class DiagnosticLines: Sendable {
     #expect(try await store.load().session?.user.id == "seed")
   }
 }
+
+/// A writer killed between creating its temporary copy and renaming it leaves the copy,
+/// tokens inside, beside the session file; the next save or clear removes it.
+@Suite(.timeLimit(.minutes(2))) struct FileSessionStoreTemporaryFileTests {
+  /// A process ID that is not running: a child that has exited and been reaped.
+  private func deadProcessID() async throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/true")
+    let (ended, continuation) = AsyncStream<Void>.makeStream()
+    process.terminationHandler = { _ in continuation.yield() }
+    try process.run()
+    for await _ in ended { break }
+    return process.processIdentifier
+  }
+
+  private func leftovers(in directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasSuffix(".tmp") }.sorted()
+  }
+
+  @Test(arguments: ["save", "clear"])
+  func aDeadWritersCopyIsRemoved(operation: String) async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = FileSessionStore(directory: directory, namespace: "fake", diagnostics: { _ in })
+    let dead = try await deadProcessID()
+    let stale = ".fake.session.json.\(dead).\(UUID().uuidString).tmp"
+    try Data(#"{"session":"refresh-token-left-behind"}"#.utf8)
+      .write(to: directory.appendingPathComponent(stale))
+    // A live writer's copy (this process) and another file's copy stay.
+    let live = ".fake.session.json.\(getpid()).\(UUID().uuidString).tmp"
+    let other = ".firebase-p.session.json.\(dead).\(UUID().uuidString).tmp"
+    try Data("x".utf8).write(to: directory.appendingPathComponent(live))
+    try Data("x".utf8).write(to: directory.appendingPathComponent(other))
+
+    if operation == "save" {
+      try await store.save(.empty)
+    } else {
+      try await store.clear()
+    }
+    #expect(try leftovers(in: directory) == [other, live].sorted())
+  }
+
+  @Test func anOldCopyWithoutAProcessIDIsRemovedAndARecentOneKept() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = FileSessionStore(directory: directory, namespace: "fake", diagnostics: { _ in })
+    // The naming before process IDs: `.<file>.<UUID>.tmp`.
+    let old = ".fake.session.json.\(UUID().uuidString).tmp"
+    let recent = ".fake.session.json.\(UUID().uuidString).tmp"
+    try Data("x".utf8).write(to: directory.appendingPathComponent(old))
+    try Data("x".utf8).write(to: directory.appendingPathComponent(recent))
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-3600)],
+      ofItemAtPath: directory.appendingPathComponent(old).path)
+
+    try await store.save(.empty)
+    #expect(try leftovers(in: directory) == [recent])
+    #expect(try await store.load() == .empty)
+  }
+}
