@@ -72,8 +72,8 @@ enum EmulatorCommand {
       var address = in_addr()
       guard inet_pton(AF_INET, host, &address) == 1 else {
         throw UsageError(
-          "--host must be an IPv4 address such as 127.0.0.1 (IPv6 and host names are not "
-            + "supported)", command: "emulator")
+          "--host must be an IPv4 address such as 127.0.0.1, or localhost (IPv6 and other "
+            + "host names are not supported)", command: "emulator")
       }
       let portText = options.value("port") ?? "9099"
       guard let port = Int(portText), (0...65_535).contains(port) else {
@@ -147,7 +147,7 @@ enum EmulatorCommand {
             Secure Token:    \(base)/securetoken.googleapis.com/v1/token
             Firestore:       \(base)/v1/projects/\(projectID)/databases/(default)/documents
             project ID:      \(projectID)
-            NCMB:            \(base)/2013-09-01
+            NCMB base URL:   \(base) (the API under /2013-09-01)
             NCMB application key: \(NCMBDemoKeys.applicationKey)
             NCMB client key:      \(NCMBDemoKeys.clientKey)\(signedTokens)
           use it with:

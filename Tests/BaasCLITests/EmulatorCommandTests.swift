@@ -103,6 +103,13 @@ struct EmulatorCommandTests {
       "NCMB_BASE_URL": "http://127.0.0.1:\(emulator.port)",
       "NCMB_APPLICATION_KEY": emulator.applicationKey, "NCMB_CLIENT_KEY": emulator.clientKey,
     ]
+    // The banner's NCMB line is the value for NCMB_BASE_URL (the origin, not the API path
+    // under it, with which every request would miss).
+    let ncmbLine = emulator.banner.split(separator: "\n").first { $0.contains("NCMB base URL:") }
+    #expect(
+      ncmbLine?.split(separator: " ").dropFirst(3).first.map(String.init)
+        == "http://127.0.0.1:\(emulator.port)", "\(emulator.banner)")
+    #expect(emulator.banner.contains("export NCMB_BASE_URL=http://127.0.0.1:\(emulator.port) "))
     let account = uniqueAccount()
     let password = ["BAAS_PASSWORD": account.password]
 
