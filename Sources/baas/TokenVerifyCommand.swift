@@ -96,11 +96,16 @@ enum TokenVerifyCommand {
         throw UsageError(
           "--certificates-url must be an http or https URL", command: "token verify")
       }
+      guard URLLoaderSupport.hasUsablePort(given) else {
+        throw UsageError(
+          "--certificates-url: \(URLLoaderSupport.portReason)", command: "token verify")
+      }
       url = given
     } else if let emulatorHost {
       guard
         let emulator = URL(
-          string: "http://\(emulatorHost)\(FirebaseTokenVerifier.certificatesPath)")
+          string: "http://\(emulatorHost)\(FirebaseTokenVerifier.certificatesPath)"),
+        emulator.host != nil, URLLoaderSupport.hasUsablePort(emulator)
       else {
         throw UsageError(
           "FIREBASE_AUTH_EMULATOR_HOST must be host:port", command: "token verify")

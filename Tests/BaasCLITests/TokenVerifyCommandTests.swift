@@ -129,6 +129,19 @@ struct TokenVerifyCommandTests {
       ["token", "verify", "--project-id", "p", "--certificates-url", "file:///etc/passwd"],
       input: "a.b.c")
     #expect(badURL.status == 2, "\(badURL.allOutput)")
+    // Ports no request can use: refused up front (exit 2), as every other endpoint setting.
+    for url in ["http://127.0.0.1:99999/c", "http://127.0.0.1:0/c", "http://h:/c"] {
+      let badPort = try await baas.run(
+        ["token", "verify", "--project-id", "p", "--certificates-url", url], input: "a.b.c")
+      #expect(badPort.status == 2, "\(url): \(badPort.allOutput)")
+      #expect(badPort.standardError.contains("--certificates-url"))
+    }
+    for host in ["127.0.0.1:99999", "127.0.0.1:0"] {
+      let badEmulator = try await baas.run(
+        ["token", "verify", "--project-id", "p"],
+        environment: ["FIREBASE_AUTH_EMULATOR_HOST": host], input: "a.b.c")
+      #expect(badEmulator.status == 2, "\(host): \(badEmulator.allOutput)")
+    }
     let malformed = try await baas.run(["token", "verify", "--project-id", "p"], input: "a.b")
     #expect(malformed.status == 1)
     #expect(malformed.standardError.contains("malformed"))
