@@ -17,16 +17,25 @@ import UserBackendKit
 /// and a `Set-Cookie` field (to check that the transport never sends cookies back).
 /// `/stream/N` answers 200 with N bytes of `x` and `Content-Length: N`; `/stream/N/chunked`
 /// sends the same bytes chunked, with no length declared (both stop early when the client
-/// goes away; `bytesStreamed` counts what was written).
+/// goes away; `bytesStreamed` counts what was written; a `HEAD` gets the head only).
+/// `/keep...` gets the echo without `Connection: close` and the connection stays open for
+/// the next request (to see connections reused). The echo also has `bodyLength`, and its
+/// `X-Method` field names the request's method (seen even by a `HEAD`).
+///
+/// A server made with `answer:` reads each request and writes those bytes as they are
+/// (any framing, any header bytes), then closes the connection; an empty answer means
+/// "close without answering".
 final class LoopbackServer: Sendable {
   let port: Int
   private let listener: Int32
+  private let answer: [UInt8]?
   private let held = LockedValue<[Int32]>([])
   private let accepted = Atomic<Int>(0)
 
   enum StartError: Error { case socket(String) }
 
-  init() throws {
+  init(answer: [UInt8]? = nil) throws {
+    self.answer = answer
     #if canImport(Glibc)
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -89,17 +98,25 @@ final class LoopbackServer: Sendable {
 
   private func serve(_ connection: Int32) {
     var buffer = [UInt8]()
+    while let request = readRequest(connection, &buffer) {
+      if let answer {
+        if !answer.isEmpty { _ = writeAll(connection, answer) }
+        break
+      }
+      guard answerRequest(connection, request) else { return }
+    }
+    close(connection)
+  }
+
+  /// One request's head (without the blank line) and body, taken from the front of
+  /// `buffer` (reading more as needed); nil when the client closes first.
+  private func readRequest(_ connection: Int32, _ buffer: inout [UInt8]) -> (
+    head: String, body: [UInt8]
+  )? {
     var chunk = [UInt8](repeating: 0, count: 4096)
     var headerEnd: Int?
     var contentLength = 0
     while true {
-      if let end = headerEnd, buffer.count >= end + contentLength { break }
-      let count = read(connection, &chunk, chunk.count)
-      if count <= 0 {
-        close(connection)
-        return
-      }
-      buffer.append(contentsOf: chunk[0..<count])
       if headerEnd == nil, let range = Data(buffer).range(of: Data("\r\n\r\n".utf8)) {
         headerEnd = range.upperBound
         let head = String(decoding: buffer[0..<range.lowerBound], as: UTF8.self)
@@ -110,20 +127,35 @@ final class LoopbackServer: Sendable {
           }
         }
       }
+      if let end = headerEnd, buffer.count >= end + contentLength {
+        let head = String(decoding: buffer[0..<(end - 4)], as: UTF8.self)
+        let body = Array(buffer[end..<(end + contentLength)])
+        buffer.removeFirst(end + contentLength)
+        return (head, body)
+      }
+      let count = read(connection, &chunk, chunk.count)
+      if count <= 0 { return nil }
+      buffer.append(contentsOf: chunk[0..<count])
     }
-    let end = headerEnd ?? buffer.count
-    let head = String(decoding: buffer[0..<max(0, end - 4)], as: UTF8.self)
-    let lines = head.split(separator: "\r\n").map(String.init)
+  }
+
+  /// Answers one request; true when the connection stays open for the next one (false:
+  /// closed, or held by `/hang`).
+  private func answerRequest(_ connection: Int32, _ request: (head: String, body: [UInt8]))
+    -> Bool
+  {
+    let lines = request.head.split(separator: "\r\n").map(String.init)
     let requestLine = lines.first?.split(separator: " ").map(String.init) ?? []
     let target = requestLine.count > 1 ? requestLine[1] : "/"
     if target.hasPrefix("/hang") {
       held.withLock { $0.append(connection) }
-      return
+      return false
     }
     if target.hasPrefix("/stream/") {
-      streamBody(connection, target: target)
-      return
+      streamBody(connection, target: target, headOnly: requestLine.first == "HEAD")
+      return false
     }
+    let keepAlive = target.hasPrefix("/keep")
     let pathAndQuery = target.split(separator: "?", maxSplits: 1).map(String.init)
     let headers = lines.dropFirst().map { line -> [String] in
       let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
@@ -134,7 +166,8 @@ final class LoopbackServer: Sendable {
       "path": pathAndQuery[0],
       "query": pathAndQuery.count > 1 ? pathAndQuery[1] : "",
       "headers": headers,
-      "body": String(decoding: buffer[end...], as: UTF8.self),
+      "body": String(decoding: request.body, as: UTF8.self),
+      "bodyLength": request.body.count,
     ]
     let body = (try? JSONSerialization.data(withJSONObject: echo, options: [.sortedKeys])) ?? Data()
     var status =
@@ -149,21 +182,13 @@ final class LoopbackServer: Sendable {
     }
     let response =
       "HTTP/1.1 \(status) Status\r\nContent-Type: application/json\r\nX-Echo: yes\r\n"
-      + location
+      + "X-Method: \(requestLine.first ?? "")\r\n" + location
       + "Set-Cookie: sid=abc123; Path=/\r\n"
-      + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-    let bytes = Array(response.utf8) + Array(body)
-    let total = bytes.count
-    var offset = 0
-    while offset < total {
-      let start = offset
-      let written = bytes.withUnsafeBytes {
-        write(connection, $0.baseAddress! + start, total - start)
-      }
-      if written <= 0 { break }
-      offset += written
-    }
+      + "Content-Length: \(body.count)\r\n" + (keepAlive ? "" : "Connection: close\r\n") + "\r\n"
+    let written = writeAll(connection, Array(response.utf8) + Array(body))
+    if keepAlive && written { return true }
     close(connection)
+    return false
   }
 
   /// Writes `bytes` fully; false when the client has gone away.
@@ -181,7 +206,7 @@ final class LoopbackServer: Sendable {
   }
 
   /// The `/stream/N[/chunked]` answer, in 64 KiB pieces.
-  private func streamBody(_ connection: Int32, target: String) {
+  private func streamBody(_ connection: Int32, target: String, headOnly: Bool) {
     defer { close(connection) }
     let parts = target.split(separator: "/").map(String.init)
     let total = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
@@ -189,7 +214,7 @@ final class LoopbackServer: Sendable {
     let head =
       "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n"
       + (chunked ? "Transfer-Encoding: chunked\r\n\r\n" : "Content-Length: \(total)\r\n\r\n")
-    guard writeAll(connection, Array(head.utf8)) else { return }
+    guard writeAll(connection, Array(head.utf8)), !headOnly else { return }
     var left = total
     while left > 0 {
       let piece = min(left, 64 * 1024)
