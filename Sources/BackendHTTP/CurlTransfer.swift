@@ -85,7 +85,8 @@
       setLong(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
       setLong(CURLOPT_FOLLOWLOCATION, 0)
       setLong(CURLOPT_PATH_AS_IS, 1)
-      setOffset(CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
+      // A HEAD answer's Content-Length describes a body that never comes: no limit applies.
+      if request.method != .head { setOffset(CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)) }
       _ = ubk_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https")
       _ = ubk_curl_setopt_pointer(easy, CURLOPT_URL, request.url.absoluteString)
       _ = ubk_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList))
