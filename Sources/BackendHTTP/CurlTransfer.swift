@@ -166,6 +166,14 @@
         end(.failure(HTTPTransportError.responseTooLarge(limit: limit)))
         return
       }
+      if code == CURLE_UNSUPPORTED_PROTOCOL {
+        // The scheme was checked before sending, so this is libcurl refusing a reply that
+        // is not HTTP (it reads one without a status line as HTTP/0.9).
+        end(
+          .failure(
+            HTTPTransportError.invalidResponse(reason: "the reply is not HTTP (curl error 1)")))
+        return
+      }
       guard code == CURLE_OK else {
         end(.failure(CurlTransport.transportError(forCurlCode: Int(code.rawValue))))
         return
