@@ -56,6 +56,33 @@
       #expect(response.status == 201)
     }
 
+    @Test("a cancel racing the request at any point ends it once: answer or CancellationError")
+    func cancelRaces() async throws {
+      let server = try LoopbackServer()
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/keep"))
+      var answered = 0
+      var cancelled = 0
+      for round in 0..<300 {
+        let task = Task { try await transport.send(HTTPRequest(method: .get, url: url, timeout: 20)) }
+        // Spread the cancel over the request's life: at once, after a yield, or a little later.
+        if round % 3 == 1 { await Task.yield() }
+        if round % 3 == 2 { try await Task.sleep(for: .microseconds(200)) }
+        task.cancel()
+        do {
+          #expect(try await task.value.status == 201)
+          answered += 1
+        } catch is CancellationError {
+          cancelled += 1
+        }
+      }
+      #expect(answered + cancelled == 300)
+      #expect(cancelled > 0)
+      let after = try await transport.send(HTTPRequest(method: .get, url: url, timeout: 20))
+      #expect(after.status == 201)
+    }
+
     /// The threads of this process named like the transport's loop thread.
     static func loopThreads() -> Int {
       let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
