@@ -217,6 +217,43 @@ struct NetworkTransportTests {
   }
 
   @Test(
+    "a Content-Length field in the request cannot cut its body short",
+    arguments: TransportKind.allCases, ["2", "0", "abc", "6"])
+  func ownContentLength(kind: TransportKind, length: String) async throws {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/echo"))
+    let request = HTTPRequest(
+      method: .post, url: url, headerFields: ["Content-Length": length],
+      body: Data("abcdef".utf8), timeout: 10)
+    // Not fixed here: FoundationNetworking sends the request's own length with the body.
+    await withKnownIssue("URLSession sends the request's Content-Length as it is") {
+      await sendWithOwnLength(kind, request)
+    } when: {
+      kind == .urlSession && length != "6"
+    }
+  }
+
+  private func sendWithOwnLength(_ kind: TransportKind, _ request: HTTPRequest) async {
+    do {
+      let response = try await kind.make().send(request)
+      let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+      #expect(echo.body == "abcdef")
+      if kind.keepsFieldOrder {
+        #expect(echo.headers.filter { $0.first?.lowercased() == "content-length" }.count == 1)
+      }
+    } catch let error as HTTPTransportError {
+      // Refusing the request is also keeping the promise; sending a cut body is not.
+      guard case .invalidRequest = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
+  @Test(
     "a HEAD answer's declared length over the limit is not a body: the answer is returned",
     arguments: TransportKind.allCases)
   func headWithLargeLength(kind: TransportKind) async throws {
