@@ -24,8 +24,9 @@
 
     /// Sets up the easy handle for `request`.
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
-    ///   `http` or `https`, or a header field with a line break, a colon or nothing in its
-    ///   name (the reason names the field, never its value);
+    ///   `http` or `https`, a header field with a line break, a colon or nothing in its
+    ///   name, or a `Content-Length` field other than the body's length (the reason names
+    ///   the field, never its value);
     ///   ``HTTPTransportError/connectionFailed(reason:)`` when libcurl has no handle.
     init(request: HTTPRequest, timeout: TimeInterval, limit: Int) throws {
       let scheme = request.url.scheme?.lowercased() ?? ""
@@ -67,6 +68,15 @@
             reason: "the header field \(name) contains a line break")
         }
         if name.lowercased() == "content-type" { hasContentType = true }
+        if name.lowercased() == "content-length" {
+          // libcurl writes the body's own length; another one would cut the body short and
+          // leave the rest to be read as the next request on a kept-alive connection.
+          guard field.value.trimmingCharacters(in: .whitespaces) == "\(request.body.count)" else {
+            throw HTTPTransportError.invalidRequest(
+              reason: "the Content-Length field does not match the body's length")
+          }
+          continue
+        }
         let value = field.value.trimmingCharacters(in: .whitespaces)
         lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
       }
