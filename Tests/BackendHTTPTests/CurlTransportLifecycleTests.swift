@@ -65,7 +65,9 @@
       var answered = 0
       var cancelled = 0
       for round in 0..<300 {
-        let task = Task { try await transport.send(HTTPRequest(method: .get, url: url, timeout: 20)) }
+        let task = Task {
+          try await transport.send(HTTPRequest(method: .get, url: url, timeout: 20))
+        }
         // Spread the cancel over the request's life: at once, after a yield, or a little later.
         if round % 3 == 1 { await Task.yield() }
         if round % 3 == 2 { try await Task.sleep(for: .microseconds(200)) }
