@@ -24,14 +24,18 @@
 
     /// Sets up the easy handle for `request`.
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
-    ///   `http` or `https`, a header field with a line break, a colon or nothing in its
-    ///   name, or a `Content-Length` field other than the body's length (the reason names
+    ///   `http` or `https`, a method or header field name that is not a token, a header
+    ///   value with a line break or NUL, or a `Content-Length` field other than the body's length (the reason names
     ///   the field, never its value);
     ///   ``HTTPTransportError/connectionFailed(reason:)`` when libcurl has no handle.
     init(request: HTTPRequest, timeout: TimeInterval, limit: Int) throws {
       let scheme = request.url.scheme?.lowercased() ?? ""
       guard scheme == "http" || scheme == "https" else {
         throw HTTPTransportError.invalidRequest(reason: "the URL scheme must be http or https")
+      }
+      // libcurl writes the method into the request line as it is.
+      guard Self.isToken(request.method.rawValue) else {
+        throw HTTPTransportError.invalidRequest(reason: "the method is not an HTTP token")
       }
       let headers = try Self.headerLines(for: request)
       _ = CurlMultiLoop.globalInit
@@ -49,6 +53,20 @@
       curl_slist_free_all(headerList)
     }
 
+    /// Whether `text` is an HTTP token (RFC 9110 section 5.6.2): one or more letters,
+    /// digits or ``!#$%&'*+-.^_`|~``, what a method and a field name may be.
+    static func isToken(_ text: String) -> Bool {
+      !text.isEmpty
+        && text.utf8.allSatisfy { byte in
+          switch byte {
+          case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+          default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+          }
+        }
+    }
+
     /// The header lines sent: the request's fields in order, `Accept-Encoding: identity`
     /// unless the request names one, and the lines that turn off libcurl's own `Expect`
     /// and default `Content-Type` (a field with an empty value is written `Name;`, which
@@ -58,9 +76,7 @@
       var hasContentType = false
       for field in request.headerFields {
         let name = field.name
-        guard !name.isEmpty,
-          !name.utf8.contains(where: { $0 == 58 || $0 == 32 || $0 == 9 || $0 < 32 || $0 == 127 })
-        else {
+        guard Self.isToken(name) else {
           throw HTTPTransportError.invalidRequest(reason: "a header field name is not a token")
         }
         guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
