@@ -17,6 +17,8 @@
     private var body = Data()
     private var fields: [HTTPFields.Field] = []
     private var tooLarge = false
+    /// Whether the current answer's header block has ended (later lines are trailers).
+    private var headerEnded = false
 
     private let lock = NSLock()
     private var continuation: CheckedContinuation<HTTPResponse, any Error>?
@@ -153,14 +155,18 @@
     // MARK: Loop thread
 
     /// One header line from libcurl (with its line ending). A status line starts the
-    /// fields afresh, so only the final answer's fields are kept (not a `100 Continue`'s).
+    /// fields afresh, so only the final answer's fields are kept (not a `100 Continue`'s);
+    /// the blank line ends them, so trailer fields after a chunked body are not kept either.
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
       var line = bytes[...]
       while let last = line.last, last == 10 || last == 13 { line = line.dropLast() }
       if line.starts(with: "HTTP/".utf8) {
         fields.removeAll()
+        headerEnded = false
         return
       }
+      if line.isEmpty { headerEnded = true }
+      if headerEnded { return }
       if let first = line.first, first == 32 || first == 9, let previous = fields.popLast() {
         // An obsolete folded continuation: part of the previous field's value.
         let more = Self.text(line).trimmingCharacters(in: .whitespaces)

@@ -64,6 +64,18 @@
       #expect(response.headerFields["Content-Encoding"] == "gzip")
     }
 
+    @Test("trailer fields after a chunked body are not header fields")
+    func trailers() async throws {
+      let answer =
+        "HTTP/1.1 200 OK\r\nX-Head: 1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + "2\r\nok\r\n0\r\nX-Trailer: late\r\nContent-Type: text/evil\r\n\r\n"
+      let response = try await send(answer: Array(answer.utf8))
+      #expect(response.body == Data("ok".utf8))
+      #expect(response.headerFields["X-Head"] == "1")
+      #expect(response.headerFields["X-Trailer"] == nil)
+      #expect(response.headerFields["Content-Type"] == nil)
+    }
+
     @Test("a server that closes without answering is connectionFailed")
     func closedWithoutAnswer() async throws {
       await #expect {
