@@ -73,10 +73,12 @@ final class LoopbackServer: Sendable {
   /// How many connections were accepted so far.
   var acceptedCount: Int { accepted.load(ordering: .sequentiallyConsistent) }
 
-  /// Closes the listener and every held connection.
+  /// Stops listening and closes every held connection. The listener is only shut down
+  /// here (which ends the accept loop's `accept`) and closed by the accept loop itself:
+  /// closed here, its descriptor number could be reused by another test's listener before
+  /// the loop calls `accept` again, and this server would answer that one's requests.
   func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
     let fds = held.withLock { fds in
       defer { fds = [] }
       return fds
@@ -90,7 +92,10 @@ final class LoopbackServer: Sendable {
   private func acceptLoop() {
     while true {
       let connection = accept(listener, nil, nil)
-      if connection < 0 { return }
+      if connection < 0 {
+        close(listener)
+        return
+      }
       accepted.add(1, ordering: .sequentiallyConsistent)
       Thread { [self] in serve(connection) }.start()
     }
