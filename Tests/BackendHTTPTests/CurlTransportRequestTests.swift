@@ -142,6 +142,16 @@
       #expect(echo.body == String(decoding: body, as: UTF8.self))
     }
 
+    @Test("an IPv6 literal host is reached (FoundationNetworking's URL loader cannot)")
+    func ipv6Literal() async throws {
+      let server = try LoopbackServer(ipv6: true)
+      defer { server.stop() }
+      let url = try #require(URL(string: "http://[::1]:\(server.port)/echo"))
+      let response = try await CurlTransport().send(
+        HTTPRequest(method: .get, url: url, timeout: 20))
+      #expect(response.status == 201)
+    }
+
     @Test(
       "libcurl error codes map to transport errors without a URL",
       arguments: [

@@ -34,35 +34,60 @@ final class LoopbackServer: Sendable {
 
   enum StartError: Error { case socket(String) }
 
-  init(answer: [UInt8]? = nil) throws {
+  /// A server on 127.0.0.1, or on ::1 when `ipv6` is true (`http://[::1]:port/`).
+  init(answer: [UInt8]? = nil, ipv6: Bool = false) throws {
     self.answer = answer
+    (listener, port) = try ipv6 ? Self.listenIPv6() : Self.listenIPv4()
+    let thread = Thread { [self] in acceptLoop() }
+    thread.start()
+  }
+
+  private static func streamSocket(_ family: Int32) throws -> Int32 {
     #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
     #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
+      let fd = socket(family, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { throw StartError.socket("socket") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(0).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return fd
+  }
+
+  /// Binds `address` on `fd`, listens and returns the bound address.
+  private static func bindAndListen<Address>(_ fd: Int32, _ address: Address) throws -> Address {
+    var address = address
+    let size = socklen_t(MemoryLayout<Address>.size)
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
     }
     guard bound == 0, listen(fd, 64) == 0 else {
       close(fd)
       throw StartError.socket("bind/listen")
     }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    var length = size
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
-    listener = fd
-    port = Int(UInt16(bigEndian: address.sin_port))
-    let thread = Thread { [self] in acceptLoop() }
-    thread.start()
+    return address
+  }
+
+  private static func listenIPv4() throws -> (Int32, Int) {
+    let fd = try streamSocket(AF_INET)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(0).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = try bindAndListen(fd, address)
+    return (fd, Int(UInt16(bigEndian: bound.sin_port)))
+  }
+
+  private static func listenIPv6() throws -> (Int32, Int) {
+    let fd = try streamSocket(AF_INET6)
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_port = in_port_t(0).bigEndian
+    address.sin6_addr = in6addr_loopback
+    let bound = try bindAndListen(fd, address)
+    return (fd, Int(UInt16(bigEndian: bound.sin6_port)))
   }
 
   private let streamed = Atomic<Int>(0)
