@@ -27,8 +27,8 @@
     /// Sets up the easy handle for `request`.
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
     ///   `http` or `https`, a method or header field name that is not a token, a header
-    ///   value with a line break or NUL, or a `Content-Length` field other than the body's length (the reason names
-    ///   the field, never its value);
+    ///   value with a line break or NUL, a `Transfer-Encoding` field, or a `Content-Length`
+    ///   field other than the body's length (the reason names the field, never its value);
     ///   ``HTTPTransportError/connectionFailed(reason:)`` when libcurl has no handle.
     init(request: HTTPRequest, timeout: TimeInterval, limit: Int) throws {
       let scheme = request.url.scheme?.lowercased() ?? ""
@@ -86,6 +86,12 @@
             reason: "the header field \(name) contains a line break")
         }
         if name.lowercased() == "content-type" { hasContentType = true }
+        if name.lowercased() == "transfer-encoding" {
+          // The body is whole and goes with its Content-Length; given this field libcurl
+          // would drop that length and send the body in chunks instead.
+          throw HTTPTransportError.invalidRequest(
+            reason: "the Transfer-Encoding field is the transport's, not the request's")
+        }
         if name.lowercased() == "content-length" {
           // libcurl writes the body's own length; another one would cut the body short and
           // leave the rest to be read as the next request on a kept-alive connection.

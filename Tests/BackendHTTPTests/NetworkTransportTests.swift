@@ -234,6 +234,25 @@ struct NetworkTransportTests {
     }
   }
 
+  @Test(
+    "a Transfer-Encoding field in the request cannot change how its body is framed",
+    arguments: TransportKind.allCases, ["chunked", "gzip, chunked"])
+  func ownTransferEncoding(kind: TransportKind, coding: String) async throws {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/echo"))
+    let request = HTTPRequest(
+      method: .post, url: url, headerFields: ["Transfer-Encoding": coding],
+      body: Data("abcdef".utf8), timeout: 10)
+    // Given the field, libcurl drops Content-Length and sends the body in chunks, which a
+    // server reading by length (like this one) reads as empty; refusing it keeps the promise.
+    await withKnownIssue("URLSession sends the request's Transfer-Encoding as it is") {
+      await sendWithOwnLength(kind, request)
+    } when: {
+      kind == .urlSession
+    }
+  }
+
   private func sendWithOwnLength(_ kind: TransportKind, _ request: HTTPRequest) async {
     do {
       let response = try await kind.make().send(request)
