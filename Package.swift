@@ -48,14 +48,15 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
-    // IDNA (UTS #46) for email domains; Linux only: on Apple platforms Foundation's
-    // URLComponents.encodedHost converts domains (see IdentifierCanonicalization).
-    // libcurl, the HTTP client under CurlTransport (the default network transport on Linux).
+    // libcurl, the HTTP client under CurlTransport (the network transport on Linux; Apple
+    // platforms use URLSession).
     .systemLibrary(
       name: "CCurl",
       pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
+    // IDNA (UTS #46) for email domains; Linux only: on Apple platforms Foundation's
+    // URLComponents.encodedHost converts domains (see IdentifierCanonicalization).
     .systemLibrary(
       name: "CIDN2",
       pkgConfig: "libidn2",

@@ -46,9 +46,13 @@
         return true
       }
       if isFirst {
-        let thread = Thread { [self] in run() }
-        thread.name = "BackendHTTP.CurlTransport"
-        thread.start()
+        // Named from inside: Foundation on Linux passes a name set before `start()`
+        // to nothing, and Linux refuses names over 15 bytes. The name shows in debuggers,
+        // `top -H` and /proc (the tests count these threads by it).
+        Thread { [self] in
+          Thread.current.name = "CurlTransport"
+          run()
+        }.start()
       }
     }
 

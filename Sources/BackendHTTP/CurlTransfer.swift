@@ -17,6 +17,8 @@
     private var body = Data()
     private var fields: [HTTPFields.Field] = []
     private var tooLarge = false
+    /// Whether the current answer's header block has ended (later lines are trailers).
+    private var headerEnded = false
 
     private let lock = NSLock()
     private var continuation: CheckedContinuation<HTTPResponse, any Error>?
@@ -24,13 +26,18 @@
 
     /// Sets up the easy handle for `request`.
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
-    ///   `http` or `https`, or a header field with a line break, a colon or nothing in its
-    ///   name (the reason names the field, never its value);
+    ///   `http` or `https`, a method or header field name that is not a token, a header
+    ///   value with a line break or NUL, a `Transfer-Encoding` field, or a `Content-Length`
+    ///   field other than the body's length (the reason names the field, never its value);
     ///   ``HTTPTransportError/connectionFailed(reason:)`` when libcurl has no handle.
     init(request: HTTPRequest, timeout: TimeInterval, limit: Int) throws {
       let scheme = request.url.scheme?.lowercased() ?? ""
       guard scheme == "http" || scheme == "https" else {
         throw HTTPTransportError.invalidRequest(reason: "the URL scheme must be http or https")
+      }
+      // libcurl writes the method into the request line as it is.
+      guard Self.isToken(request.method.rawValue) else {
+        throw HTTPTransportError.invalidRequest(reason: "the method is not an HTTP token")
       }
       let headers = try Self.headerLines(for: request)
       _ = CurlMultiLoop.globalInit
@@ -48,6 +55,20 @@
       curl_slist_free_all(headerList)
     }
 
+    /// Whether `text` is an HTTP token (RFC 9110 section 5.6.2): one or more letters,
+    /// digits or ``!#$%&'*+-.^_`|~``, what a method and a field name may be.
+    static func isToken(_ text: String) -> Bool {
+      !text.isEmpty
+        && text.utf8.allSatisfy { byte in
+          switch byte {
+          case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+          default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+          }
+        }
+    }
+
     /// The header lines sent: the request's fields in order, `Accept-Encoding: identity`
     /// unless the request names one, and the lines that turn off libcurl's own `Expect`
     /// and default `Content-Type` (a field with an empty value is written `Name;`, which
@@ -57,9 +78,7 @@
       var hasContentType = false
       for field in request.headerFields {
         let name = field.name
-        guard !name.isEmpty,
-          !name.utf8.contains(where: { $0 == 58 || $0 == 32 || $0 == 9 || $0 < 32 || $0 == 127 })
-        else {
+        guard Self.isToken(name) else {
           throw HTTPTransportError.invalidRequest(reason: "a header field name is not a token")
         }
         guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
@@ -67,6 +86,21 @@
             reason: "the header field \(name) contains a line break")
         }
         if name.lowercased() == "content-type" { hasContentType = true }
+        if name.lowercased() == "transfer-encoding" {
+          // The body is whole and goes with its Content-Length; given this field libcurl
+          // would drop that length and send the body in chunks instead.
+          throw HTTPTransportError.invalidRequest(
+            reason: "the Transfer-Encoding field is the transport's, not the request's")
+        }
+        if name.lowercased() == "content-length" {
+          // libcurl writes the body's own length; another one would cut the body short and
+          // leave the rest to be read as the next request on a kept-alive connection.
+          guard field.value.trimmingCharacters(in: .whitespaces) == "\(request.body.count)" else {
+            throw HTTPTransportError.invalidRequest(
+              reason: "the Content-Length field does not match the body's length")
+          }
+          continue
+        }
         let value = field.value.trimmingCharacters(in: .whitespaces)
         lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
       }
@@ -85,7 +119,8 @@
       setLong(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
       setLong(CURLOPT_FOLLOWLOCATION, 0)
       setLong(CURLOPT_PATH_AS_IS, 1)
-      setOffset(CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
+      // A HEAD answer's Content-Length describes a body that never comes: no limit applies.
+      if request.method != .head { setOffset(CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)) }
       _ = ubk_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https")
       _ = ubk_curl_setopt_pointer(easy, CURLOPT_URL, request.url.absoluteString)
       _ = ubk_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList))
@@ -126,14 +161,18 @@
     // MARK: Loop thread
 
     /// One header line from libcurl (with its line ending). A status line starts the
-    /// fields afresh, so only the final answer's fields are kept (not a `100 Continue`'s).
+    /// fields afresh, so only the final answer's fields are kept (not a `100 Continue`'s);
+    /// the blank line ends them, so trailer fields after a chunked body are not kept either.
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
       var line = bytes[...]
       while let last = line.last, last == 10 || last == 13 { line = line.dropLast() }
       if line.starts(with: "HTTP/".utf8) {
         fields.removeAll()
+        headerEnded = false
         return
       }
+      if line.isEmpty { headerEnded = true }
+      if headerEnded { return }
       if let first = line.first, first == 32 || first == 9, let previous = fields.popLast() {
         // An obsolete folded continuation: part of the previous field's value.
         let more = Self.text(line).trimmingCharacters(in: .whitespaces)
@@ -163,6 +202,14 @@
     func complete(_ code: CURLcode) {
       if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
         end(.failure(HTTPTransportError.responseTooLarge(limit: limit)))
+        return
+      }
+      if code == CURLE_UNSUPPORTED_PROTOCOL {
+        // The scheme was checked before sending, so this is libcurl refusing a reply that
+        // is not HTTP (it reads one without a status line as HTTP/0.9).
+        end(
+          .failure(
+            HTTPTransportError.invalidResponse(reason: "the reply is not HTTP (curl error 1)")))
         return
       }
       guard code == CURLE_OK else {

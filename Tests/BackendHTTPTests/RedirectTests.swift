@@ -14,8 +14,8 @@ import UserBackendKit
 struct RedirectTests {
   @Test(
     "a 3xx to another origin is returned as is and the other origin receives nothing",
-    arguments: [301, 302, 303, 307, 308])
-  func notFollowed(status: Int) async throws {
+    arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+  func notFollowed(kind: TransportKind, status: Int) async throws {
     let server = try LoopbackServer()
     let elsewhere = try LoopbackServer()
     defer {
@@ -30,7 +30,7 @@ struct RedirectTests {
         "X-NCMB-Apps-Session-Token": "session-SECRET", "X-NCMB-Signature": "sig",
         "X-NCMB-Application-Key": "app",
       ], body: Data("{}".utf8))
-    let transport = URLSessionTransport()
+    let transport = kind.make()
     let response = try await transport.send(request)
     #expect(response.status == status)
     #expect(elsewhere.acceptedCount == 0)

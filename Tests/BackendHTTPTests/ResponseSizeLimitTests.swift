@@ -22,38 +22,41 @@ struct ResponseSizeLimitTests {
 
   @Test(
     "an answer over the default limit stops the read and is refused, declared or not",
-    arguments: ["", "/chunked"])
-  func overTheLimit(framing: String) async throws {
+    arguments: TransportKind.allCases, ["", "/chunked"])
+  func overTheLimit(kind: TransportKind, framing: String) async throws {
     let server = try LoopbackServer()
     defer { server.stop() }
     // 200 MiB: with no bound while reading, the whole answer would be held in memory.
     let size = 200 * 1024 * 1024
-    let transport = URLSessionTransport()
+    let transport = kind.make()
     await #expect(throws: HTTPTransportError.responseTooLarge(limit: Self.limit)) {
       _ = try await transport.send(try request(server, "/stream/\(size)\(framing)"))
     }
   }
 
   @Test(
-    "an answer of exactly the limit is read whole, declared or not", arguments: ["", "/chunked"])
-  func atTheLimit(framing: String) async throws {
+    "an answer of exactly the limit is read whole, declared or not",
+    arguments: TransportKind.allCases, ["", "/chunked"])
+  func atTheLimit(kind: TransportKind, framing: String) async throws {
     let server = try LoopbackServer()
     defer { server.stop() }
-    let transport = URLSessionTransport(maximumResponseBodyBytes: 300_000)
+    let transport = kind.make(maximumResponseBodyBytes: 300_000)
     let response = try await transport.send(try request(server, "/stream/300000\(framing)"))
     #expect(response.status == 200)
     #expect(response.body.count == 300_000)
     await #expect(throws: HTTPTransportError.responseTooLarge(limit: 299_999)) {
-      _ = try await URLSessionTransport(maximumResponseBodyBytes: 299_999)
+      _ = try await kind.make(maximumResponseBodyBytes: 299_999)
         .send(try request(server, "/stream/300000\(framing)"))
     }
   }
 
-  @Test("the adapters' send path turns an oversized answer into malformedResponse")
-  func adaptersSeeMalformedResponse() async throws {
+  @Test(
+    "the adapters' send path turns an oversized answer into malformedResponse",
+    arguments: TransportKind.allCases)
+  func adaptersSeeMalformedResponse(kind: TransportKind) async throws {
     let server = try LoopbackServer()
     defer { server.stop() }
-    let transport = URLSessionTransport(maximumResponseBodyBytes: 1024)
+    let transport = kind.make(maximumResponseBodyBytes: 1024)
     await #expect {
       _ = try await transport.sendForBackend(try request(server, "/stream/4096/chunked"))
     } throws: { error in
@@ -64,11 +67,11 @@ struct ResponseSizeLimitTests {
     }
   }
 
-  @Test("a transport keeps serving after refusing an answer")
-  func usableAfterwards() async throws {
+  @Test("a transport keeps serving after refusing an answer", arguments: TransportKind.allCases)
+  func usableAfterwards(kind: TransportKind) async throws {
     let server = try LoopbackServer()
     defer { server.stop() }
-    let transport = URLSessionTransport(maximumResponseBodyBytes: 1024)
+    let transport = kind.make(maximumResponseBodyBytes: 1024)
     await #expect(throws: HTTPTransportError.responseTooLarge(limit: 1024)) {
       _ = try await transport.send(try request(server, "/stream/1000000"))
     }
@@ -85,16 +88,17 @@ struct ResponseSizeLimitTests {
 struct TimeoutClampTests {
   @Test(
     "a huge, infinite or NaN timeout sends the request normally",
-    arguments: [1e300, Double.infinity, Double.nan, -Double.infinity, 0])
-  func clamped(seconds: Double) async throws {
+    arguments: TransportKind.allCases, [1e300, Double.infinity, Double.nan, -Double.infinity, 0])
+  func clamped(kind: TransportKind, seconds: Double) async throws {
     let server = try LoopbackServer()
     defer { server.stop() }
     let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/echo"))
-    let viaRequest = try await URLSessionTransport()
+    let viaRequest = try await kind.make()
       .send(HTTPRequest(method: .get, url: url, timeout: seconds))
     #expect(viaRequest.status == 201)
-    let viaDefault = URLSessionTransport(defaultTimeout: seconds)
-    #expect(viaDefault.defaultTimeout > 0 && viaDefault.defaultTimeout <= 86_400)
+    let kept = kind.effectiveDefaultTimeout(seconds)
+    #expect(kept > 0 && kept <= 86_400)
+    let viaDefault = kind.make(defaultTimeout: seconds)
     #expect(try await viaDefault.send(HTTPRequest(method: .get, url: url)).status == 201)
   }
 }

@@ -1,0 +1,46 @@
+import BackendHTTP
+import Foundation
+import Testing
+
+/// The network transports whose behaviour tests run against each: every promise of
+/// ``URLSessionTransport`` is also a promise of ``CurlTransport`` (the one
+/// `NetworkTransport.standard()` picks on Linux).
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case urlSession
+  #if canImport(CCurl)
+    case curl
+  #endif
+
+  var testDescription: String { rawValue }
+
+  /// Whether request fields go out in order with repeated names kept (`URLRequest`
+  /// stores them in a dictionary, libcurl sends the lines it is given).
+  var keepsFieldOrder: Bool { self != .urlSession }
+
+  /// A new transport of this kind.
+  func make(
+    defaultTimeout: TimeInterval = URLSessionTransport.standardTimeout,
+    maximumResponseBodyBytes: Int = URLSessionTransport.standardMaximumResponseBodyBytes
+  ) -> any HTTPTransport {
+    switch self {
+    case .urlSession:
+      URLSessionTransport(
+        defaultTimeout: defaultTimeout, maximumResponseBodyBytes: maximumResponseBodyBytes)
+    #if canImport(CCurl)
+      case .curl:
+        CurlTransport(
+          defaultTimeout: defaultTimeout, maximumResponseBodyBytes: maximumResponseBodyBytes)
+    #endif
+    }
+  }
+
+  /// The default timeout a transport of this kind keeps for `defaultTimeout`.
+  func effectiveDefaultTimeout(_ defaultTimeout: TimeInterval) -> TimeInterval {
+    switch self {
+    case .urlSession: URLSessionTransport(defaultTimeout: defaultTimeout).defaultTimeout
+    #if canImport(CCurl)
+      case .curl: CurlTransport(defaultTimeout: defaultTimeout).defaultTimeout
+    #endif
+    }
+  }
+}
