@@ -14,13 +14,22 @@ public struct ContractRunner: Sendable {
   public var harnesses: [any ContractHarness]
   /// How many runs may be in flight at once (at least 1).
   public var maxConcurrentRuns: Int
-  /// How long an `expectEvents` step waits for its events.
+  /// How long an `expectEvents` step waits for its events (default
+  /// ``standardEventTimeout``). A backend that delivers its events is never slowed by it:
+  /// the step goes on as soon as they are there (plus a 50 ms settle); only a missing event
+  /// waits it out.
   public var eventTimeout: Duration
+
+  /// The default event timeout: 30 seconds. Generous on purpose: on a loaded machine
+  /// (hundreds of tests on two cores) the task collecting a stream's events can wait
+  /// seconds for a thread, and a shorter bound failed sound backends (5 s did, about one
+  /// run in six of the full suite).
+  public static let standardEventTimeout: Duration = .seconds(30)
 
   /// A runner over `contracts` x `harnesses`.
   public init(
     contracts: [Contract], harnesses: [any ContractHarness], maxConcurrentRuns: Int = 4,
-    eventTimeout: Duration = .seconds(5)
+    eventTimeout: Duration = ContractRunner.standardEventTimeout
   ) {
     self.contracts = contracts
     self.harnesses = harnesses
@@ -60,7 +69,8 @@ public struct ContractRunner: Sendable {
 
   /// Runs one contract on one harness (for a parameterised `@Test`).
   public static func run(
-    _ contract: Contract, on harness: any ContractHarness, eventTimeout: Duration = .seconds(5)
+    _ contract: Contract, on harness: any ContractHarness,
+    eventTimeout: Duration = ContractRunner.standardEventTimeout
   ) async -> ContractResult {
     func result(_ outcome: ContractOutcome) -> ContractResult {
       ContractResult(contract: contract.name, harness: harness.name, outcome: outcome)

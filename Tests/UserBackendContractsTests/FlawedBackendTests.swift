@@ -109,7 +109,8 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
   func theFlawFailsTheContractNamingTheExpectation(_ flawCase: FlawCase) async throws {
     let contract = try bundledContract(flawCase.contract)
     // Sanity: the contract passes on the same backend without the flaw.
-    #expect(await ContractRunner.run(contract, on: MemoryHarness()).outcome == .passed)
+    let sound = await ContractRunner.run(contract, on: MemoryHarness()).outcome
+    #expect(sound == .passed, "\(sound)")
     let result = await ContractRunner.run(
       contract, on: MemoryHarness(flaws: [flawCase.flaw]), eventTimeout: .milliseconds(300))
     guard case .failed(let failure) = result.outcome else {
@@ -153,7 +154,8 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
   func aMemoryOnlySessionFailsAfterRestart(_ name: String) async throws {
     let contract = try bundledContract(name)
     let restartStep = try #require(contract.steps.firstIndex { $0.operation == .restart }) + 1
-    #expect(await ContractRunner.run(contract, on: MemoryHarness()).outcome == .passed)
+    let sound = await ContractRunner.run(contract, on: MemoryHarness()).outcome
+    #expect(sound == .passed, "\(sound)")
     let result = await ContractRunner.run(
       contract, on: MemoryHarness(flaws: [.memoryOnlySession]), eventTimeout: .milliseconds(300))
     guard case .failed(let failure) = result.outcome else {
