@@ -31,15 +31,8 @@
     ///   field other than the body's length (the reason names the field, never its value);
     ///   ``HTTPTransportError/connectionFailed(reason:)`` when libcurl has no handle.
     init(request: HTTPRequest, timeout: TimeInterval, limit: Int) throws {
-      let scheme = request.url.scheme?.lowercased() ?? ""
-      guard scheme == "http" || scheme == "https" else {
-        throw HTTPTransportError.invalidRequest(reason: "the URL scheme must be http or https")
-      }
-      // libcurl writes the method into the request line as it is.
-      guard Self.isToken(request.method.rawValue) else {
-        throw HTTPTransportError.invalidRequest(reason: "the method is not an HTTP token")
-      }
-      let headers = try Self.headerLines(for: request)
+      try request.checkSendable()
+      let headers = Self.headerLines(for: request)
       _ = CurlMultiLoop.globalInit
       guard let easy = curl_easy_init() else {
         throw HTTPTransportError.connectionFailed(reason: "libcurl could not start a request")
@@ -55,51 +48,21 @@
       curl_slist_free_all(headerList)
     }
 
-    /// Whether `text` is an HTTP token (RFC 9110 section 5.6.2): one or more letters,
-    /// digits or ``!#$%&'*+-.^_`|~``, what a method and a field name may be.
-    static func isToken(_ text: String) -> Bool {
-      !text.isEmpty
-        && text.utf8.allSatisfy { byte in
-          switch byte {
-          case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-          default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-          }
-        }
-    }
-
     /// The header lines sent: the request's fields in order, `Accept-Encoding: identity`
     /// unless the request names one, and the lines that turn off libcurl's own `Expect`
     /// and default `Content-Type` (a field with an empty value is written `Name;`, which
     /// is how libcurl sends an empty value).
-    static func headerLines(for request: HTTPRequest) throws -> [String] {
+    static func headerLines(for request: HTTPRequest) -> [String] {
       var lines: [String] = []
       var hasContentType = false
+      // The request passed `checkSendable()`: names are tokens, values have no line
+      // breaks, there is no Transfer-Encoding and any Content-Length is the body's.
       for field in request.headerFields {
         let name = field.name
-        guard Self.isToken(name) else {
-          throw HTTPTransportError.invalidRequest(reason: "a header field name is not a token")
-        }
-        guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
-          throw HTTPTransportError.invalidRequest(
-            reason: "the header field \(name) contains a line break")
-        }
-        if name.lowercased() == "content-type" { hasContentType = true }
-        if name.lowercased() == "transfer-encoding" {
-          // The body is whole and goes with its Content-Length; given this field libcurl
-          // would drop that length and send the body in chunks instead.
-          throw HTTPTransportError.invalidRequest(
-            reason: "the Transfer-Encoding field is the transport's, not the request's")
-        }
-        if name.lowercased() == "content-length" {
-          // libcurl writes the body's own length; another one would cut the body short and
-          // leave the rest to be read as the next request on a kept-alive connection.
-          guard field.value.trimmingCharacters(in: .whitespaces) == "\(request.body.count)" else {
-            throw HTTPTransportError.invalidRequest(
-              reason: "the Content-Length field does not match the body's length")
-          }
-          continue
+        switch name.lowercased() {
+        case "content-type": hasContentType = true
+        case "content-length": continue  // libcurl writes the body's own length
+        default: break
         }
         let value = field.value.trimmingCharacters(in: .whitespaces)
         lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")

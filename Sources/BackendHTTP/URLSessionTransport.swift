@@ -116,19 +116,17 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   /// The `URLRequest` for `request`: method, URL, headers in order, body and timeout.
-  /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
-  ///   `http` or `https`.
+  /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a request that cannot go
+  ///   on the wire as it says (see ``HTTPRequest/checkSendable()``).
   func makeURLRequest(_ request: HTTPRequest, timeout: TimeInterval) throws -> URLRequest {
-    let scheme = request.url.scheme?.lowercased() ?? ""
-    guard scheme == "http" || scheme == "https" else {
-      throw HTTPTransportError.invalidRequest(reason: "the URL scheme must be http or https")
-    }
+    try request.checkSendable()
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
     urlRequest.timeoutInterval = max(1, timeout.rounded(.up))
     urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
     urlRequest.httpShouldHandleCookies = false
-    for field in request.headerFields {
+    // A Content-Length field is the body's own (checked above): URLSession writes it.
+    for field in request.headerFields where field.name.lowercased() != "content-length" {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
     // Ask for answers as they are: URLSession would otherwise offer gzip, deflate, br and

@@ -228,14 +228,8 @@ struct NetworkTransportTests {
     let request = HTTPRequest(
       method: .post, url: url, headerFields: ["Content-Length": length],
       body: Data("abcdef".utf8), timeout: 10)
-    // Not fixed here: FoundationNetworking sends the request's own length with the body.
-    await withKnownIssue(
-      "URLSession sends the request's Content-Length as it is", isIntermittent: true
-    ) {
-      await sendWithOwnLength(kind, request)
-    } when: {
-      kind == .urlSession && length != "6"
-    }
+    // Both transports check the request first (HTTPRequest.checkSendable()).
+    await sendWithOwnLength(kind, request)
   }
 
   @Test(
@@ -250,13 +244,7 @@ struct NetworkTransportTests {
       body: Data("abcdef".utf8), timeout: 10)
     // Given the field, libcurl drops Content-Length and sends the body in chunks, which a
     // server reading by length (like this one) reads as empty; refusing it keeps the promise.
-    await withKnownIssue(
-      "URLSession sends the request's Transfer-Encoding as it is", isIntermittent: true
-    ) {
-      await sendWithOwnLength(kind, request)
-    } when: {
-      kind == .urlSession
-    }
+    await sendWithOwnLength(kind, request)
   }
 
   private func sendWithOwnLength(_ kind: TransportKind, _ request: HTTPRequest) async {
@@ -287,18 +275,15 @@ struct NetworkTransportTests {
     defer { server.stop() }
     let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/echo"))
     let request = HTTPRequest(method: HTTPMethod(rawValue: method), url: url, timeout: 10)
-    // Not fixed here: FoundationNetworking puts any method on the request line.
-    await withKnownIssue("URLSession sends any method as it is", isIntermittent: true) {
-      await #expect {
-        _ = try await kind.make().send(request)
-      } throws: { error in
-        guard case .invalidRequest(let reason) = error as? HTTPTransportError else { return false }
-        return !reason.contains("Injected")
-      }
-      #expect(server.acceptedCount == 0)
-    } when: {
-      kind == .urlSession
+    // FoundationNetworking would put any method on the request line; both transports
+    // check the request first (HTTPRequest.checkSendable()).
+    await #expect {
+      _ = try await kind.make().send(request)
+    } throws: { error in
+      guard case .invalidRequest(let reason) = error as? HTTPTransportError else { return false }
+      return !reason.contains("Injected")
     }
+    #expect(server.acceptedCount == 0)
   }
 
   @Test(

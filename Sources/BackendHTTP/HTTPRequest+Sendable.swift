@@ -1,0 +1,55 @@
+import Foundation
+
+extension HTTPRequest {
+  /// Checks that the request can go on the wire as it says, for every network transport
+  /// (one rule, before any connection): an `http` or `https` URL; a method and header
+  /// field names that are HTTP tokens (RFC 9110 §5.6.2; anything else would be written
+  /// into the request line or a field line and could smuggle a second request); no line
+  /// break or NUL in a field value; no `Transfer-Encoding` field (the body is whole and
+  /// goes with its own length); a `Content-Length` field only when it is the body's length
+  /// (another would cut the body short and leave the rest to be read as the next request
+  /// on a kept-alive connection).
+  /// - Throws: ``HTTPTransportError/invalidRequest(reason:)``, naming the field, never its
+  ///   value or the URL.
+  public func checkSendable() throws(HTTPTransportError) {
+    let scheme = url.scheme?.lowercased() ?? ""
+    guard scheme == "http" || scheme == "https" else {
+      throw .invalidRequest(reason: "the URL scheme must be http or https")
+    }
+    guard Self.isToken(method.rawValue) else {
+      throw .invalidRequest(reason: "the method is not an HTTP token")
+    }
+    for field in headerFields {
+      guard Self.isToken(field.name) else {
+        throw .invalidRequest(reason: "a header field name is not a token")
+      }
+      guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+        throw .invalidRequest(reason: "the header field \(field.name) contains a line break")
+      }
+      switch field.name.lowercased() {
+      case "transfer-encoding":
+        throw .invalidRequest(
+          reason: "the Transfer-Encoding field is the transport's, not the request's")
+      case "content-length":
+        guard field.value.trimmingCharacters(in: .whitespaces) == "\(body.count)" else {
+          throw .invalidRequest(reason: "the Content-Length field does not match the body's length")
+        }
+      default: break
+      }
+    }
+  }
+
+  /// Whether `text` is an HTTP token: one or more letters, digits or ``!#$%&'*+-.^_`|~``,
+  /// what a method and a field name may be.
+  static func isToken(_ text: String) -> Bool {
+    !text.isEmpty
+      && text.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"):
+          true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+      }
+  }
+}
