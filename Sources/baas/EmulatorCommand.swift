@@ -67,8 +67,8 @@ enum EmulatorCommand {
     run: { options, context in
       var host = options.value("host") ?? "127.0.0.1"
       if host == "localhost" { host = "127.0.0.1" }
-      // IPv4 only: URLSession on Linux refuses URLs with an IPv6 literal ([::1]), so the
-      // printed exports would not work.
+      // IPv4 only: the adapters' settings refuse IPv6 literal hosts ([::1]) on Linux,
+      // where URLSessionTransport cannot reach them, so the printed exports would not work.
       var address = in_addr()
       guard inet_pton(AF_INET, host, &address) == 1 else {
         throw UsageError(
