@@ -26,7 +26,7 @@
 
     /// Sets up the easy handle for `request`.
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
-    ///   `http` or `https`, a method or header field name that is not a token, a header
+    ///   `http` or `https` or has a user name or password, a method or header field name that is not a token, a header
     ///   value with a line break or NUL, a `Transfer-Encoding` field, or a `Content-Length`
     ///   field other than the body's length (the reason names the field, never its value);
     ///   ``HTTPTransportError/connectionFailed(reason:)`` when libcurl has no handle.
@@ -34,6 +34,12 @@
       let scheme = request.url.scheme?.lowercased() ?? ""
       guard scheme == "http" || scheme == "https" else {
         throw HTTPTransportError.invalidRequest(reason: "the URL scheme must be http or https")
+      }
+      // libcurl would send a URL's user name and password as `Authorization: Basic`, a
+      // field the request never named (and the URL's credentials in clear text).
+      guard request.url.user == nil && request.url.password == nil else {
+        throw HTTPTransportError.invalidRequest(
+          reason: "the URL carries a user name or password; send credentials as a header field")
       }
       // libcurl writes the method into the request line as it is.
       guard Self.isToken(request.method.rawValue) else {

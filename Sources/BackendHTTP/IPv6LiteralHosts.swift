@@ -58,10 +58,15 @@ public enum URLLoaderSupport {
   public static let portReason = "the port must be between 1 and 65535"
 
   /// Why `url` cannot be a service's base address, or `nil`: a port outside 1…65535 (or
-  /// unparseable), a query or a fragment (a path appended to the base would land inside
-  /// it, and a fragment is never sent). Checked by every adapter's configuration.
+  /// unparseable), a user name or password (which `CurlTransport` refuses and other
+  /// loaders send as `Authorization: Basic`), a query or a fragment (a path appended to
+  /// the base would land inside it, and a fragment is never sent). Checked by every
+  /// adapter's configuration.
   public static func baseURLProblem(_ url: URL) -> String? {
     guard hasUsablePort(url) else { return portReason }
+    guard url.user == nil, url.password == nil else {
+      return "must not carry a user name or password"
+    }
     guard url.query == nil, url.fragment == nil else {
       return "must not have a query or a fragment"
     }
