@@ -26,7 +26,7 @@
 
     /// Sets up the easy handle for `request`.
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not
-    ///   `http` or `https`, a method or header field name that is not a token, a header
+    ///   `http` or `https` or has a user name or password, a method or header field name that is not a token, a header
     ///   value with a line break or NUL, a `Transfer-Encoding` field, or a `Content-Length`
     ///   field other than the body's length (the reason names the field, never its value);
     ///   ``HTTPTransportError/connectionFailed(reason:)`` when libcurl has no handle.

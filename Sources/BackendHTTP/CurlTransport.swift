@@ -62,7 +62,7 @@
 
     /// Sends `request` and returns the response, with any status.
     /// - Throws: ``HTTPTransportError`` when no response arrives (an unsupported URL
-    ///   scheme; a method or field name that is not a token, a field value with a line
+    ///   scheme or a URL with a user name or password; a method or field name that is not a token, a field value with a line
     ///   break or NUL, a `Transfer-Encoding` field or a `Content-Length` other than the
     ///   body's: all before any network use);
     ///   `CancellationError` when the task is cancelled before or during the request.

@@ -2,7 +2,8 @@ import Foundation
 
 extension HTTPRequest {
   /// Checks that the request can go on the wire as it says, for every network transport
-  /// (one rule, before any connection): an `http` or `https` URL; a method and header
+  /// (one rule, before any connection): an `http` or `https` URL without a user name or
+  /// password (which would go out as `Authorization: Basic`); a method and header
   /// field names that are HTTP tokens (RFC 9110 §5.6.2; anything else would be written
   /// into the request line or a field line and could smuggle a second request); no line
   /// break or NUL in a field value; no `Transfer-Encoding` field (the body is whole and
@@ -15,6 +16,13 @@ extension HTTPRequest {
     let scheme = url.scheme?.lowercased() ?? ""
     guard scheme == "http" || scheme == "https" else {
       throw .invalidRequest(reason: "the URL scheme must be http or https")
+    }
+    // A URL's user name and password would go out as `Authorization: Basic` (libcurl,
+    // and URLSession on Linux, which is libcurl too): a field the request never named,
+    // and the URL's credentials in clear text.
+    guard url.user == nil && url.password == nil else {
+      throw .invalidRequest(
+        reason: "the URL carries a user name or password; send credentials as a header field")
     }
     guard Self.isToken(method.rawValue) else {
       throw .invalidRequest(reason: "the method is not an HTTP token")

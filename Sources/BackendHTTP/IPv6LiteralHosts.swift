@@ -16,8 +16,8 @@ public enum URLLoaderSupport {
 
   /// The reason given for a refused IPv6 literal.
   public static let ipv6LiteralReason =
-    "IPv6 literals are not supported by the Linux URL loader; use 127.0.0.1 "
-    + "(or localhost) instead"
+    "IPv6 literals are not supported on Linux (URLSessionTransport cannot reach them); use "
+    + "127.0.0.1 (or localhost) instead"
 
   /// `true` when `host` is an IPv6 literal, with or without brackets (`::1`, `[fe80::1]`).
   /// Host names and IPv4 addresses never contain a colon.
@@ -58,10 +58,15 @@ public enum URLLoaderSupport {
   public static let portReason = "the port must be between 1 and 65535"
 
   /// Why `url` cannot be a service's base address, or `nil`: a port outside 1…65535 (or
-  /// unparseable), a query or a fragment (a path appended to the base would land inside
-  /// it, and a fragment is never sent). Checked by every adapter's configuration.
+  /// unparseable), a user name or password (which the network transports refuse, see
+  /// ``HTTPRequest/checkSendable()``), a query or a fragment (a path appended to
+  /// the base would land inside it, and a fragment is never sent). Checked by every
+  /// adapter's configuration.
   public static func baseURLProblem(_ url: URL) -> String? {
     guard hasUsablePort(url) else { return portReason }
+    guard url.user == nil, url.password == nil else {
+      return "must not carry a user name or password"
+    }
     guard url.query == nil, url.fragment == nil else {
       return "must not have a query or a fragment"
     }

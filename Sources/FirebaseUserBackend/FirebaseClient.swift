@@ -116,15 +116,7 @@ struct FirebaseClient: Sendable {
   static func scrub(_ error: UserBackendError, secrets: [String]) -> UserBackendError {
     let secrets = secrets.filter { $0.count >= 4 }
     guard !secrets.isEmpty else { return error }
-    func clean(_ text: String) -> String {
-      var text = text
-      for secret in secrets {
-        text = text.replacingOccurrences(of: secret, with: "<redacted>")
-        let encoded = FormURLEncoding.escape(secret)
-        if encoded != secret { text = text.replacingOccurrences(of: encoded, with: "<redacted>") }
-      }
-      return text
-    }
+    func clean(_ text: String) -> String { SecretRedaction.redact(text, secrets: secrets) }
     var result = error
     result.message = clean(error.message)
     switch error.code {

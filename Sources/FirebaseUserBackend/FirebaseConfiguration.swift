@@ -83,7 +83,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   ///   (empty), `projectID` (not a ``FirebaseProjectID``), `emulatorHost` (not `host:port`), `identityToolkitBaseURL` or
   ///   `secureTokenURL` (not absolute, or plain `http` to a host that is neither
   ///   loopback nor the emulator host); on Linux also `emulatorHost`, `identityToolkitBaseURL`
-  ///   or `secureTokenURL` with an IPv6 literal host (`[::1]:9099`), which the URL loader
+  ///   or `secureTokenURL` with an IPv6 literal host (`[::1]:9099`), which URLSessionTransport
   ///   cannot reach; `firestoreEmulatorHost` as `emulatorHost`. The API key is never part
   ///   of the message.
   func resolvedEndpoints() throws(UserBackendError) -> FirebaseEndpoints {
@@ -129,7 +129,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   }
 
   /// Refuses plain HTTP except to loopback or the configured emulator host, and (on
-  /// Linux) IPv6 literal hosts, which the URL loader cannot reach.
+  /// Linux) IPv6 literal hosts, which URLSessionTransport cannot reach.
   static func checkTransportSecurity(_ url: URL, setting: String, emulatorHost: String?)
     throws(UserBackendError)
   {
@@ -182,7 +182,7 @@ struct EmulatorAddress: Sendable, Hashable {
   /// The TCP port.
   let port: Int
 
-  /// Parses `host:port` or `[v6]:port` (the latter refused on Linux, where the URL loader
+  /// Parses `host:port` or `[v6]:port` (the latter refused on Linux, where URLSessionTransport
   /// cannot reach IPv6 literals: see `URLLoaderSupport`).
   /// - Throws: `.misconfigured(setting: "emulatorHost")`.
   init(parsing text: String) throws(UserBackendError) {

@@ -149,11 +149,39 @@ struct NCMBClient: Sendable {
         }
         throw UserBackendError(.malformedResponse(reason: reason))
       }
+      // A server or proxy may quote the request back: its secrets never reach the error.
+      let secrets = Self.secrets(of: endpoint, sessionToken: sessionToken, configuration)
       throw NCMBServerError(
-        status: response.status, code: body.code, message: body.error,
+        status: response.status, code: SecretRedaction.redact(body.code, secrets: secrets),
+        message: body.error.map { SecretRedaction.redact($0, secrets: secrets) },
         retryAfter: RetryAfter.parse(response.headerFields["Retry-After"]))
     }
     return NCMBAnswer(status: response.status, body: response.body)
+  }
+
+  /// The secrets a request for `endpoint` carries: both keys, the session token, and in
+  /// the JSON body every `password` value and everything under `authData` (provider
+  /// tokens).
+  static func secrets(
+    of endpoint: NCMBEndpoint, sessionToken: String?, _ configuration: NCMBConfiguration
+  ) -> [String] {
+    var secrets = [configuration.applicationKey, configuration.clientKey]
+    if let sessionToken { secrets.append(sessionToken) }
+    guard !endpoint.body.isEmpty,
+      let object = try? JSONSerialization.jsonObject(with: endpoint.body) as? [String: Any]
+    else { return secrets }
+    func strings(in value: Any) -> [String] {
+      switch value {
+      case let text as String: [text]
+      case let array as [Any]: array.flatMap(strings(in:))
+      case let dictionary as [String: Any]: dictionary.values.flatMap(strings(in:))
+      default: []
+      }
+    }
+    for (key, value) in object where key == "password" || key == "authData" {
+      secrets += strings(in: value)
+    }
+    return secrets
   }
 
   /// Decodes a 2xx body.

@@ -71,7 +71,7 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   ///
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming
   ///   `applicationKey`, `clientKey` or `baseURL` (also, on Linux, a base URL whose host is
-  ///   an IPv6 literal such as `http://[::1]:9099`, which the URL loader cannot reach).
+  ///   an IPv6 literal such as `http://[::1]:9099`, which URLSessionTransport cannot reach).
   public func validate() throws(UserBackendError) {
     func blank(_ value: String) -> Bool {
       value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty

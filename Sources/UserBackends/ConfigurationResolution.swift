@@ -140,7 +140,7 @@ extension BackendConfiguration {
   /// Checks the settings of the selected backend (others are ignored).
   ///
   /// - firebase: `apiKey` is set; `emulatorHost`, when set, is `host:port` with a port in
-  ///   1…65535 and no scheme or path, and not an IPv6 literal where the URL loader cannot
+  ///   1…65535 and no scheme or path, and not an IPv6 literal where URLSessionTransport cannot
   ///   reach one (Linux); `firestoreEmulatorHost` likewise; `projectID`, when set, is a Google project ID
   ///   (``FirebaseUserBackend/FirebaseProjectID``: 6–30 lower-case ASCII letters, digits and
   ///   hyphens, starting with a letter, not ending with a hyphen; `demo-…` emulator IDs
@@ -203,7 +203,7 @@ extension BackendConfiguration {
 
   /// The validated NCMB base URL (``NCMBSettings/baseURL`` or the default).
   /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `NCMB_BASE_URL`, also
-  ///   for an IPv6 literal host the platform's URL loader cannot reach.
+  ///   for an IPv6 literal host URLSessionTransport cannot reach on Linux.
   public func ncmbBaseURL() throws -> URL {
     let text = ncmb.baseURL ?? Self.defaultNCMBBaseURL
     let setting = Self.settingName(ConfigurationVariable.ncmbBaseURL, "ncmb.baseURL")

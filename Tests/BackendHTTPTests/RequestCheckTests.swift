@@ -37,6 +37,8 @@ struct RequestCheckTests {
     Case(
       "matching Content-Length", fields: [("Content-Length", " 3 ")], body: "abc", refused: false),
     Case("ftp URL", url: URL(string: "ftp://example.com/x")!, refused: true),
+    Case("user and password in the URL", url: URL(string: "https://u:s3cret@h/x")!, refused: true),
+    Case("user in the URL", url: URL(string: "https://s3cret@h/x")!, refused: true),
     Case("file URL", url: URL(fileURLWithPath: "/etc/passwd"), refused: true),
     Case("method with CRLF", method: "GET /a HTTP/1.1\r\nX-Secret: s\r\n\r\nGET", refused: true),
     Case("method with space", method: "PO ST", refused: true),

@@ -27,7 +27,7 @@ import UserBackendKit
         return
       }
       #expect(named == setting)
-      #expect(reason.contains("IPv6 literals are not supported by the Linux URL loader"))
+      #expect(reason.contains("IPv6 literals are not supported on Linux"))
       #expect(reason.contains("127.0.0.1"))
     }
   }

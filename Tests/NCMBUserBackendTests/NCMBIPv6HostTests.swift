@@ -22,7 +22,7 @@ import UserBackendKit
         return
       }
       #expect(setting == "baseURL")
-      #expect(reason.contains("IPv6 literals are not supported by the Linux URL loader"))
+      #expect(reason.contains("IPv6 literals are not supported on Linux"))
     }
 
     @Test("localhost and IPv4 loopback base URLs are still accepted")
