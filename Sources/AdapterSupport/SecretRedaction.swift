@@ -13,7 +13,8 @@ public enum SecretRedaction {
   /// left alone: replacing them would garble ordinary words and hide nothing worth hiding.
   public static func redact(_ text: String, secrets: [String]) -> String {
     var text = text
-    for secret in secrets where secret.count >= 4 {
+    // Longest first, so a secret that contains another is replaced whole.
+    for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
       text = text.replacingOccurrences(of: secret, with: placeholder)
       let encoded = FormURLEncoding.escape(secret)
       if encoded != secret { text = text.replacingOccurrences(of: encoded, with: placeholder) }
