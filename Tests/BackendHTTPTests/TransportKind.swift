@@ -44,3 +44,20 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
   }
 }
+
+/// Expects `send` to throw ``HTTPTransportError/invalidRequest(reason:)`` whose reason
+/// contains none of `hidden`, and `server` to have seen no connection: the request was
+/// refused before any network use.
+func expectRefusedBeforeConnecting(
+  _ server: LoopbackServer, hiding hidden: [String],
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ send: () async throws -> Void
+) async {
+  await #expect(sourceLocation: sourceLocation) {
+    try await send()
+  } throws: { error in
+    guard case .invalidRequest(let reason) = error as? HTTPTransportError else { return false }
+    return !hidden.contains { reason.contains($0) }
+  }
+  #expect(server.acceptedCount == 0, sourceLocation: sourceLocation)
+}
