@@ -96,8 +96,13 @@
         return .connectionFailed(reason: "the host name could not be resolved (curl error \(code))")
       case CURLE_COULDNT_CONNECT:
         return .connectionFailed(reason: "the server refused the connection (curl error \(code))")
-      case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+      case CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
         return .connectionFailed(reason: "the connection was lost (curl error \(code))")
+      case CURLE_RECV_ERROR:
+        // libcurl also reports an oversized header block or a broken chunk size this way.
+        return .connectionFailed(
+          reason: "the answer could not be read: the connection was lost or the answer "
+            + "was malformed (curl error \(code))")
       case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
         CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
         CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT,
