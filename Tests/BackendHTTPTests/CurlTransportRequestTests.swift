@@ -159,15 +159,7 @@
       ])
     func codeMapping(code: Int, expected: String) {
       let mapped = CurlTransport.transportError(forCurlCode: code)
-      let name =
-        switch mapped {
-        case .timedOut: "timedOut"
-        case .connectionFailed: "connectionFailed"
-        case .invalidResponse: "invalidResponse"
-        case .invalidRequest: "invalidRequest"
-        case .responseTooLarge: "responseTooLarge"
-        }
-      #expect(name == expected)
+      #expect(mapped.caseName == expected)
       for leak in ["http", "://", "127.0.0.1", "googleapis", "localhost"] {
         #expect(!mapped.description.contains(leak))
       }

@@ -319,15 +319,7 @@ struct NetworkTransportTests {
     let error = URLError(
       code, userInfo: [NSURLErrorFailingURLErrorKey: URL(string: secretURL) as Any])
     let mapped = URLSessionTransport.transportError(for: error)
-    let name: String =
-      switch mapped {
-      case .timedOut: "timedOut"
-      case .connectionFailed: "connectionFailed"
-      case .invalidResponse: "invalidResponse"
-      case .invalidRequest: "invalidRequest"
-      case .responseTooLarge: "responseTooLarge"
-      }
-    #expect(name == expected)
+    #expect(mapped.caseName == expected)
     #expect(!mapped.description.contains("AIzaLEAK"))
     #expect(!mapped.description.contains("identitytoolkit"))
   }

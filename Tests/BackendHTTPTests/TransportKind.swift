@@ -61,3 +61,16 @@ func expectRefusedBeforeConnecting(
   }
   #expect(server.acceptedCount == 0, sourceLocation: sourceLocation)
 }
+
+extension HTTPTransportError {
+  /// The case's name, for tables of expected mappings.
+  var caseName: String {
+    switch self {
+    case .timedOut: "timedOut"
+    case .connectionFailed: "connectionFailed"
+    case .invalidResponse: "invalidResponse"
+    case .invalidRequest: "invalidRequest"
+    case .responseTooLarge: "responseTooLarge"
+    }
+  }
+}

@@ -82,7 +82,7 @@ public struct EmulatorHarness: ContractHarness {
       let lease = try ServerLease(emulator: emulator)
       keys.firebaseEmulatorHost = "127.0.0.1:\(lease.port)"
       keys.ncmbBaseURL = lease.baseURL
-      transport = NetworkTransport.standard()
+      transport = LoadTolerantTransport(wrapped: NetworkTransport.standard())
       server = lease
     case .loopback:
       transport = EmulatorTransport(emulator)
