@@ -150,41 +150,30 @@ struct ConfigurationTests {
       ])
   }
 
-  @Test(
-    "a port no TCP connection can use is refused before any request, for either endpoint",
-    arguments: [
-      "http://127.0.0.1:0/v1/", "http://127.0.0.1:65536/v1/", "https://h.example:99999/v1/",
-      "https://h.example:18446744073709551617/v1/",
-    ])
-  func unusablePort(url: String) throws {
-    for toolkit in [true, false] {
-      let configuration = FirebaseConfiguration(
-        apiKey: Fixture.apiKey,
-        identityToolkitBaseURL: toolkit ? URL(string: url) : nil,
-        secureTokenURL: toolkit ? nil : URL(string: url))
-      let transport = StubTransport(json: "{}")
-      let error = #expect(throws: UserBackendError.self) {
-        _ = try FirebaseUserBackend(
-          configuration: configuration, transport: transport, sessionStore: InMemorySessionStore())
-      }
-      #expect(
-        error?.code
-          == .misconfigured(
-            setting: toolkit ? "identityToolkitBaseURL" : "secureTokenURL",
-            reason: URLLoaderSupport.portReason))
-      #expect(transport.requests.isEmpty)
-    }
-  }
+  /// Endpoint URLs no request can use, with the reason given: a port no TCP connection can
+  /// use; a query or fragment (the operation and key would land in it); a user name or
+  /// password (the network transports refuse it).
+  static let unusableEndpoints: [(url: String, reason: String)] = [
+    ("http://127.0.0.1:0/v1/", URLLoaderSupport.portReason),
+    ("http://127.0.0.1:65536/v1/", URLLoaderSupport.portReason),
+    ("https://h.example:99999/v1/", URLLoaderSupport.portReason),
+    ("https://h.example:18446744073709551617/v1/", URLLoaderSupport.portReason),
+    ("https://h.example/v1/?x=1", "must not have a query or a fragment"),
+    ("https://h.example/v1/#frag", "must not have a query or a fragment"),
+    ("https://h.example/t#f", "must not have a query or a fragment"),
+    ("https://u:p@h.example/v1/", "must not carry a user name or password"),
+    ("https://u@h.example/v1/", "must not carry a user name or password"),
+  ]
 
   @Test(
-    "an endpoint URL with a query or fragment is refused: the operation and key would land in it",
-    arguments: ["https://h.example/v1/?x=1", "https://h.example/v1/#frag", "https://h.example/t#f"])
-  func queryOrFragment(url: String) throws {
+    "an endpoint URL no request can use is refused before any request, for either endpoint",
+    arguments: unusableEndpoints)
+  func unusableEndpoint(_ endpoint: (url: String, reason: String)) throws {
     for toolkit in [true, false] {
       let configuration = FirebaseConfiguration(
         apiKey: Fixture.apiKey,
-        identityToolkitBaseURL: toolkit ? URL(string: url) : nil,
-        secureTokenURL: toolkit ? nil : URL(string: url))
+        identityToolkitBaseURL: toolkit ? URL(string: endpoint.url) : nil,
+        secureTokenURL: toolkit ? nil : URL(string: endpoint.url))
       let transport = StubTransport(json: "{}")
       let error = #expect(throws: UserBackendError.self) {
         _ = try FirebaseUserBackend(
@@ -194,7 +183,7 @@ struct ConfigurationTests {
         error?.code
           == .misconfigured(
             setting: toolkit ? "identityToolkitBaseURL" : "secureTokenURL",
-            reason: "must not have a query or a fragment"))
+            reason: endpoint.reason))
       #expect(transport.requests.isEmpty)
     }
   }
