@@ -89,35 +89,36 @@
     /// The ``HTTPTransportError`` for a libcurl result code, by code only: a fixed phrase
     /// plus the number, never the URL or libcurl's own message (which may quote the host).
     public static func transportError(forCurlCode code: Int) -> HTTPTransportError {
+      let loaderCode = "curl error \(code)"
       switch CURLcode(UInt32(clamping: max(0, code))) {
       case CURLE_OPERATION_TIMEDOUT:
         return .timedOut
       case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-        return .connectionFailed(reason: "the host name could not be resolved (curl error \(code))")
+        return LoaderFailure.hostNotResolved.error(loaderCode)
       case CURLE_COULDNT_CONNECT:
-        return .connectionFailed(reason: "the server refused the connection (curl error \(code))")
+        return LoaderFailure.refused.error(loaderCode)
       case CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
-        return .connectionFailed(reason: "the connection was lost (curl error \(code))")
+        return LoaderFailure.connectionLost.error(loaderCode)
       case CURLE_RECV_ERROR:
         // libcurl also reports an oversized header block or a broken chunk size this way.
         return .connectionFailed(
           reason: "the answer could not be read: the connection was lost or the answer "
-            + "was malformed (curl error \(code))")
+            + "was malformed (\(loaderCode))")
       case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
         CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
         CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT,
         CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_ENGINE_NOTFOUND,
         CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED:
-        return .connectionFailed(reason: "the TLS connection failed (curl error \(code))")
+        return LoaderFailure.tls.error(loaderCode)
       case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2,
         CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_RANGE_ERROR:
-        return .invalidResponse(reason: "the server's response was not usable (curl error \(code))")
+        return LoaderFailure.unusableResponse.error(loaderCode)
       case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-        return .invalidRequest(reason: "the URL is not supported (curl error \(code))")
+        return LoaderFailure.unsupportedURL.error(loaderCode)
       case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
-        return .invalidResponse(reason: "the server asked for authentication (curl error \(code))")
+        return LoaderFailure.authenticationAsked.error(loaderCode)
       default:
-        return .connectionFailed(reason: "curl error \(code)")
+        return .connectionFailed(reason: loaderCode)
       }
     }
   }

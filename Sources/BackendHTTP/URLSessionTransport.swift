@@ -164,32 +164,33 @@ public final class URLSessionTransport: HTTPTransport {
   /// phrase plus the numeric code, never the URL or the system's description.
   public static func transportError(for error: URLError) -> HTTPTransportError {
     let code = error.code.rawValue
+    let loaderCode = "URLError \(code)"
     switch error.code {
     case .timedOut:
       return .timedOut
     case .cannotFindHost, .dnsLookupFailed:
-      return .connectionFailed(reason: "the host name could not be resolved (URLError \(code))")
+      return LoaderFailure.hostNotResolved.error(loaderCode)
     case .cannotConnectToHost:
-      return .connectionFailed(reason: "the server refused the connection (URLError \(code))")
+      return LoaderFailure.refused.error(loaderCode)
     case .networkConnectionLost:
-      return .connectionFailed(reason: "the connection was lost (URLError \(code))")
+      return LoaderFailure.connectionLost.error(loaderCode)
     case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed,
       .callIsActive:
-      return .connectionFailed(reason: "the network is unavailable (URLError \(code))")
+      return LoaderFailure.networkUnavailable.error(loaderCode)
     case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
       .clientCertificateRejected, .clientCertificateRequired:
-      return .connectionFailed(reason: "the TLS connection failed (URLError \(code))")
+      return LoaderFailure.tls.error(loaderCode)
     case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
       .cannotDecodeContentData, .zeroByteResource, .dataLengthExceedsMaximum,
       .httpTooManyRedirects, .redirectToNonExistentLocation:
-      return .invalidResponse(reason: "the server's response was not usable (URLError \(code))")
+      return LoaderFailure.unusableResponse.error(loaderCode)
     case .badURL, .unsupportedURL:
-      return .invalidRequest(reason: "the URL is not supported (URLError \(code))")
+      return LoaderFailure.unsupportedURL.error(loaderCode)
     case .userAuthenticationRequired, .userCancelledAuthentication:
-      return .invalidResponse(reason: "the server asked for authentication (URLError \(code))")
+      return LoaderFailure.authenticationAsked.error(loaderCode)
     default:
-      return .connectionFailed(reason: "URLError \(code)")
+      return .connectionFailed(reason: loaderCode)
     }
   }
 }
