@@ -24,11 +24,11 @@ extension HTTPRequest {
       throw .invalidRequest(
         reason: "the URL carries a user name or password; send credentials as a header field")
     }
-    guard Self.isToken(method.rawValue) else {
+    guard HTTPToken.isToken(method.rawValue) else {
       throw .invalidRequest(reason: "the method is not an HTTP token")
     }
     for field in headerFields {
-      guard Self.isToken(field.name) else {
+      guard HTTPToken.isToken(field.name) else {
         throw .invalidRequest(reason: "a header field name is not a token")
       }
       guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
@@ -46,18 +46,24 @@ extension HTTPRequest {
       }
     }
   }
+}
 
-  /// Whether `text` is an HTTP token: one or more letters, digits or ``!#$%&'*+-.^_`|~``,
-  /// what a method and a field name may be.
-  static func isToken(_ text: String) -> Bool {
-    !text.isEmpty
-      && text.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"):
-          true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-      }
+/// RFC 9110 §5.6.2 tokens, what a method and a field name may be: one or more letters,
+/// digits or ``!#$%&'*+-.^_`|~``. One rule for the transports' request check and the
+/// emulator's request parser.
+package enum HTTPToken {
+  /// Whether `byte` may appear in a token.
+  package static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+  }
+
+  /// Whether `text` is a token (not empty, every byte a token character).
+  package static func isToken(_ text: String) -> Bool {
+    !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter)
   }
 }

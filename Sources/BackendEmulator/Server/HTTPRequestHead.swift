@@ -145,7 +145,7 @@ struct HTTPRequestHead: Sendable, Hashable {
 
   /// An RFC 9110 token, or `nil`.
   private static func token(_ bytes: ArraySlice<UInt8>) -> String? {
-    guard !bytes.isEmpty, bytes.allSatisfy(isTokenCharacter) else { return nil }
+    guard !bytes.isEmpty, bytes.allSatisfy(HTTPToken.isTokenCharacter) else { return nil }
     return String(decoding: bytes, as: UTF8.self)
   }
 
@@ -155,15 +155,6 @@ struct HTTPRequestHead: Sendable, Hashable {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return true
-    default:
-      return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-    }
-  }
 }
 
 extension StringProtocol {
