@@ -133,7 +133,7 @@ actor CertificateStore {
       let value = parts[1].trimmingCharacters(in: .whitespaces)
         .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
       // At most a year: a larger value is clamped rather than trusted.
-      guard let seconds = Int(value), seconds >= 0 else { return nil }
+      guard let seconds = DecimalText.wholeNumber(value) else { return nil }
       return TimeInterval(min(seconds, 31_536_000))
     }
     return nil

@@ -193,7 +193,8 @@ struct EmulatorAddress: Sendable, Hashable {
         reason: "expected host:port without a scheme, e.g. 127.0.0.1:9099"))
     guard let colon = trimmed.lastIndex(of: ":") else { throw bad }
     let host = String(trimmed[..<colon])
-    guard let port = Int(trimmed[trimmed.index(after: colon)...]), (1...65_535).contains(port),
+    guard let port = DecimalText.wholeNumber(trimmed[trimmed.index(after: colon)...]),
+      (1...65_535).contains(port),
       !host.isEmpty, !host.contains("/"), !host.contains(where: { $0.isWhitespace })
     else { throw bad }
     if host.contains(":") && !(host.hasPrefix("[") && host.hasSuffix("]")) { throw bad }

@@ -97,12 +97,18 @@ enum FirebaseSessionBuilder {
       isAnonymous: providerIDs == ["anonymous"])
   }
 
+  /// The longest ID token lifetime believed, in seconds: 31,536,000 (365 days). Firebase
+  /// issues one-hour ID tokens; a server claiming more than a year (`"expiresIn":
+  /// "1e308"` once read as a number, an `exp` of 10³⁰⁰) is answering wrongly, and a session
+  /// taken at its word would never refresh.
+  static let maximumLifetime: TimeInterval = 31_536_000
+
   /// A session for `user` holding `grant`. `expiresAt` is `now` (the device clock at
   /// receipt) plus the token's lifetime: `expiresIn`, else the ID token's `exp - iat`.
   /// The token's `exp` is never compared with the device clock directly: it is on the
   /// server's clock, and a device clock an hour ahead would make every call refresh.
   /// - Throws: `.malformedResponse` when neither tells the lifetime, or it is not a
-  ///   positive finite number of seconds.
+  ///   positive finite number of seconds, or it is over ``maximumLifetime``.
   static func session(
     user: User, grant: FirebaseTokenGrant, claims: FirebaseIDTokenClaims?, isNewUser: Bool,
     now: Date
@@ -116,6 +122,10 @@ enum FirebaseSessionBuilder {
     guard lifetime.isFinite, lifetime > 0 else {
       throw UserBackendError(
         .malformedResponse(reason: "the ID token's lifetime is not a positive number of seconds"))
+    }
+    guard lifetime <= maximumLifetime else {
+      throw UserBackendError(
+        .malformedResponse(reason: "the ID token's lifetime is longer than a year"))
     }
     let expiresAt = now.addingTimeInterval(lifetime)
     guard !grant.idToken.isEmpty, !grant.refreshToken.isEmpty else {

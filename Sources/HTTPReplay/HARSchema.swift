@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// The structural rules of a cassette: HAR 1.2's required fields (docs/cassettes.md
 /// §2) and the `_replay` block (§3), checked on parsed JSON.
@@ -94,7 +95,7 @@ enum HARSchema {
         ("variables", .object), ("rules", .object), ("provenance", .object),
       ])
     let seed = replay["seed"]
-    if !((seed as? String).flatMap { UInt64($0) } != nil
+    if !((seed as? String).flatMap { DecimalText.wholeNumber($0, as: UInt64.self) } != nil
       || (seed is NSNumber && !isJSONBool(seed as Any)))
     {
       problems.append(Problem(path: "log._replay.seed", message: "expected a decimal UInt64"))

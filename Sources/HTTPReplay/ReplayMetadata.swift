@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// The cassette's `log._replay` block (docs/cassettes.md §3;
 /// docs/ARCHITECTURE.md "Contracts and recordings"): what was recorded, how, and from where.
@@ -54,7 +55,7 @@ public struct ReplayMetadata: Codable, Sendable, Hashable {
     contract = try c.decode(String.self, forKey: .contract)
     clock = try c.decode(String.self, forKey: .clock)
     if let text = try? c.decode(String.self, forKey: .seed) {
-      guard let value = UInt64(text) else {
+      guard let value = DecimalText.wholeNumber(text, as: UInt64.self) else {
         throw DecodingError.dataCorruptedError(
           forKey: .seed, in: c, debugDescription: "_replay.seed is not a decimal UInt64")
       }

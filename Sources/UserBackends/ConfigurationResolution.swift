@@ -244,8 +244,7 @@ extension BackendConfiguration {
     let hostCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-_:"))
     guard !host.isEmpty, host.unicodeScalars.allSatisfy(hostCharacters.contains),
       host.contains(":") == text.hasPrefix("["),
-      !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
-      let port = Int(portText), (1...65_535).contains(port)
+      let port = DecimalText.wholeNumber(portText), (1...65_535).contains(port)
     else { throw bad }
     return (host, port)
   }

@@ -76,7 +76,7 @@ enum EmulatorCommand {
             + "host names are not supported)", command: "emulator")
       }
       let portText = options.value("port") ?? "9099"
-      guard let port = Int(portText), (0...65_535).contains(port) else {
+      guard let port = DecimalText.wholeNumber(portText), (0...65_535).contains(port) else {
         throw UsageError("--port must be a number in 0…65535", command: "emulator")
       }
       let projectID = options.value("project-id") ?? "demo-project"
@@ -85,13 +85,14 @@ enum EmulatorCommand {
         throw UsageError("--project-id \(problem)", command: "emulator")
       }
       let recentLogin = options.value("recent-login-seconds") ?? "300"
-      guard let window = Int(recentLogin), (0...31_536_000).contains(window) else {
+      guard let window = DecimalText.wholeNumber(recentLogin), (0...31_536_000).contains(window)
+      else {
         throw UsageError(
           "--recent-login-seconds must be a whole number of seconds in 0…31536000 (0 turns "
             + "the rule off)", command: "emulator")
       }
       let costText = options.value("password-hash-cost") ?? "10000"
-      guard let hashCost = Int(costText),
+      guard let hashCost = DecimalText.wholeNumber(costText),
         (1...UserStore.maximumStoredIterations).contains(hashCost)
       else {
         throw UsageError(

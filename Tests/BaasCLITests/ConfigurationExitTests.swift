@@ -99,7 +99,7 @@ struct EmulatorProjectIDTests {
 struct EmulatorRecentLoginTests {
   @Test(
     "a window that is not a whole number of seconds in range is a usage error naming the flag",
-    arguments: ["x", "-1", "1.5", "31536001", ""])
+    arguments: ["x", "-1", "1.5", "31536001", "", "+5", "٥", "0x10", " 5"])
   func refused(value: String) async throws {
     let baas = try Baas()
     defer { baas.cleanUp() }
@@ -114,7 +114,7 @@ struct EmulatorRecentLoginTests {
 struct EmulatorPasswordHashCostTests {
   @Test(
     "a cost that is not a whole number of iterations in 1…10,000,000 is a usage error naming the flag",
-    arguments: ["x", "0", "-1", "1.5", "10000001", ""])
+    arguments: ["x", "0", "-1", "1.5", "10000001", "", "+1", "١", "0x10", "1e3"])
   func refused(value: String) async throws {
     let baas = try Baas()
     defer { baas.cleanUp() }
@@ -122,5 +122,19 @@ struct EmulatorPasswordHashCostTests {
       ["emulator", "--port", "0", "--password-hash-cost", value], timeout: 20)
     #expect(result.status == 2, "\(result.allOutput)")
     #expect(result.standardError.contains("--password-hash-cost"), "\(result.allOutput)")
+  }
+}
+
+@Suite("baas emulator checks --port", .timeLimit(.minutes(1)))
+struct EmulatorPortTests {
+  @Test(
+    "a port that is not plain decimal digits in 0…65535 is a usage error naming the flag",
+    arguments: ["+0", "x", "-1", "65536", "", "٠", "0x0", " 0", "0 "])
+  func refused(value: String) async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let result = try await baas.run(["emulator", "--port", value], timeout: 20)
+    #expect(result.status == 2, "\(result.allOutput)")
+    #expect(result.standardError.contains("--port"), "\(result.allOutput)")
   }
 }

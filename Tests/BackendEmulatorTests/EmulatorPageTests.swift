@@ -197,6 +197,11 @@ struct EmulatorPageTests {
       await emulator.handle(admin("update", ["localId": ncmb.id, "email": "x@example.com"])).status
         == 501)
     #expect(await emulator.handle(admin("query", ["limit": 0])).status == 400)
+    // Counts as strings are plain decimal digits: no sign, no other script's digits.
+    for limit in ["+5", "٥", "0x5", "5.0", " 5"] {
+      #expect(await emulator.handle(admin("query", ["limit": limit])).status == 400, "\(limit)")
+    }
+    #expect(await emulator.handle(admin("query", ["limit": "5"])).status == 200)
   }
 
   @Test("without Bearer owner, accounts:query is not an admin call")

@@ -106,6 +106,7 @@ struct CertificateCacheTests {
       ("public, max-age=19766, must-revalidate, no-transform", 19766.0),
       ("max-age=0", 0), ("MAX-AGE = 5", 5), ("no-cache", nil), ("max-age=-1", nil),
       ("max-age=abc", nil), ("max-age=99999999999", 31_536_000),
+      ("max-age=+60", nil), ("max-age=٦٠", nil), ("max-age=0x10", nil), ("max-age=\"60\"", 60),
     ] as [(String, Double?)])
   func maxAgeIsRead(_ header: String, _ expected: Double?) {
     #expect(CertificateStore.maxAge(header) == expected)

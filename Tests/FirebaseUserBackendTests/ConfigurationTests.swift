@@ -57,7 +57,10 @@ struct ConfigurationTests {
 
   @Test(
     "a malformed emulator host is refused",
-    arguments: ["127.0.0.1", "http://127.0.0.1:9099", ":9099", "host:0", "host:70000", "::1:9099"])
+    arguments: [
+      "127.0.0.1", "http://127.0.0.1:9099", ":9099", "host:0", "host:70000", "::1:9099",
+      "host:+9099", "host:٩٠٩٩", "host:", "host:99999999999999999999",
+    ])
   func badEmulatorHost(host: String) {
     let error = #expect(throws: UserBackendError.self) {
       _ = try FirebaseConfiguration(apiKey: "K", emulatorHost: host).resolvedEndpoints()

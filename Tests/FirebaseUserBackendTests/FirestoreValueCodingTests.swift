@@ -88,6 +88,25 @@ struct FirestoreValueCodingTests {
     #expect(try decode(#"{"arrayValue":{"values":[]}}"#) == .array([]))
   }
 
+  @Test(
+    "a double in a string is JSON number notation or NaN / Infinity / -Infinity",
+    arguments: [("-1.5e3", -1500.0), ("0.25", 0.25), ("1E-2", 0.01), ("7", 7)])
+  func doubleText(text: String, value: Double) throws {
+    #expect(try decode(#"{"doubleValue":"\#(text)"}"#) == .double(value))
+  }
+
+  @Test(
+    "a double string Double(_:) would read otherwise is refused",
+    arguments: [
+      "0x10", "0x1p4", "+5", ".5", "5.", "inf", "-inf", "infinity", "nan", "nan(1)",
+      " 5", "5 ", "1e400", "", "٥",
+    ])
+  func doubleTextRefused(text: String) {
+    #expect(throws: DecodingError.self, "\(text)") {
+      try decode(#"{"doubleValue":"\#(text)"}"#)
+    }
+  }
+
   @Test("Types without a portable case: geoPoint as a map, reference and bytes as strings")
   func otherTypes() throws {
     #expect(

@@ -1,6 +1,7 @@
 import AccountDatabase
 import BackendHTTP
 import Foundation
+import UserBackendKit
 
 /// The admin calls of the Firebase Auth Emulator that the emulator's web page uses, as
 /// the Admin SDKs send them: `POST` with `Authorization: Bearer owner`, at
@@ -155,7 +156,7 @@ struct FirebaseAdminEndpoints {
     switch body.fields[key] {
     case nil, is NSNull: return nil
     case let text as String:
-      if let value = Int(text), value >= 0 { return value }
+      if let value = DecimalText.wholeNumber(text) { return value }
     case let number as NSNumber:
       if let value = Int(exactly: number.doubleValue), value >= 0 { return value }
     default: break

@@ -60,7 +60,7 @@ enum FirestoreValueCoding {
         case "NaN": return .double(.nan)
         case "Infinity": return .double(.infinity)
         case "-Infinity": return .double(-.infinity)
-        default: if let number = Double(text) { return .double(number) }
+        default: if let number = DecimalText.jsonNumber(text) { return .double(number) }
         }
       }
       if let number = raw as? NSNumber, !(raw is String) { return .double(number.doubleValue) }

@@ -82,7 +82,9 @@ struct FirestoreValue: Codable, Sendable, Hashable {
         case "Infinity": value = .double(.infinity)
         case "-Infinity": value = .double(-.infinity)
         default:
-          guard let number = Double(text) else { throw corrupt("doubleValue is not a number") }
+          guard let number = DecimalText.jsonNumber(text) else {
+            throw corrupt("doubleValue is not a number")
+          }
           value = .double(number)
         }
       } else {

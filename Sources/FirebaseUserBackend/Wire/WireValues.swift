@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// A duration in seconds that Firebase sends as a string (`"expiresIn": "3600"`,
 /// `"expires_in": "3600"`); a JSON number is accepted too. It must be finite and not
@@ -47,19 +48,22 @@ struct WireMilliseconds: Decodable, Sendable, Hashable {
   init(date: Date) { self.date = date }
 }
 
-/// The number in a decimal string (spaces around it allowed) or a JSON number; `nil` for
-/// a string that is not a number.
+/// The number in a decimal string (`"3600"`, `"1.5"`; spaces or tabs around it allowed)
+/// or a JSON number; `nil` for a string that is not such a number. A string is read by
+/// ``DecimalText/decimal(_:)``: no sign, exponent, hexadecimal form (`"0x10"` would be 16
+/// to `Double(_:)`), `inf` or `nan`.
 ///
 /// The string is tried first: it is what Firebase sends, and a failed
 /// `decode(Double.self)` builds a `DecodingError` before `try?` drops it. Trimming only
-/// when the plain text does not parse keeps Foundation's `trimmingCharacters` (a bridge to
-/// `NSString`) off the common path; together these were a twentieth of the adapter's own
-/// sign-in work (`baas bench`).
+/// when the plain text does not parse keeps the common path free of copies.
 ///
 /// - Throws: `DecodingError` when the value is neither a string nor a number.
 private func wireNumber(_ container: any SingleValueDecodingContainer) throws -> Double? {
   if let text = try? container.decode(String.self) {
-    return Double(text) ?? Double(text.trimmingCharacters(in: .whitespaces))
+    if let value = DecimalText.decimal(text) { return value }
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    let trimmed = text.drop(while: blank).reversed().drop(while: blank).reversed()
+    return DecimalText.decimal(String(trimmed))
   }
   return try container.decode(Double.self)
 }
