@@ -135,9 +135,14 @@ func signedURL(_ target: String, configuration: BackendConfiguration) throws -> 
     base.scheme == "http" || base.scheme == "https",
     var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
   else { throw UsageError(usage, command: "ncmb sign") }
-  // The service refuses a signature over `%7b` (lower-case hex) even when those bytes
-  // were signed: sign and send the path's escapes upper-case, as the query's are.
+  // RFC 3986 §6.2.2.1 normalization, which the service expects: it refuses a signature
+  // over `%7b` (lower-case hex) even when those bytes were signed, and signs its own host
+  // name in lower case. So the path's escapes are signed and sent upper-case (as the
+  // query's are) and the host lower-case.
   components.percentEncodedPath = upperCasingEscapes(components.percentEncodedPath)
+  if let host = components.percentEncodedHost, host != host.lowercased() {
+    components.percentEncodedHost = host.lowercased()
+  }
   if let query {
     do {
       let canonical = try NCMBSignature.canonicalQuery(query)

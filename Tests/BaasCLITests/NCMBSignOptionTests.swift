@@ -62,6 +62,18 @@ struct NCMBSignOptionTests {
     #expect(curl.standardOutput.contains("/classes/Test%C3%A9'"), "\(curl.allOutput)")
   }
 
+  /// Host names are case-insensitive and a server signs its own in lower case: the
+  /// URL's host is signed (and shown) lower-case.
+  @Test("an upper-case host in the URL signs as the server's lower-case name")
+  func upperCaseHost() async throws {
+    let shouted = Self.documented.replacingOccurrences(
+      of: "mbaas.api.nifcloud.com", with: "MBaaS.API.nifcloud.com")
+    let result = try await sign(["GET", shouted] + Self.stamp)
+    #expect(result.status == 0, "\(result.allOutput)")
+    #expect(result.standardOutput.contains(Self.documentedSignature), "\(result.allOutput)")
+    #expect(result.standardError.contains("https://mbaas.api.nifcloud.com/"))
+  }
+
   @Test(
     "a malformed escape in the path is a usage error, as in the query",
     arguments: ["/2013-09-01/classes/100%", "/2013-09-01/classes/a%zz", "/2013-09-01/%7"])
