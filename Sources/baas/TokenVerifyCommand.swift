@@ -106,7 +106,7 @@ enum TokenVerifyCommand {
         let emulator = URL(
           string: "http://\(emulatorHost)\(FirebaseTokenVerifier.certificatesPath)"),
         emulator.host != nil, URLLoaderSupport.hasUsablePort(emulator),
-        !emulatorHost.contains("/"), !emulatorHost.contains("@")
+        !emulatorHost.contains("/")
       else {
         throw UsageError(
           "FIREBASE_AUTH_EMULATOR_HOST must be host:port", command: "token verify")
@@ -124,7 +124,11 @@ enum TokenVerifyCommand {
         case "certificatesURL": urlSource
         default: error.setting ?? "the configuration"
         }
-      let problem = error.detail.dropFirst((error.setting?.count ?? -1) + 1)
+      // The detail reads "<setting> <problem>": the option's name replaces the property's.
+      var problem = error.detail
+      if let setting = error.setting, problem.hasPrefix(setting + " ") {
+        problem = String(problem.dropFirst(setting.count + 1))
+      }
       throw UsageError("\(source) \(problem)", command: "token verify")
     }
     return configuration
