@@ -6,6 +6,10 @@ import UserBackendKit
 ///
 /// ``verify(_:)`` makes these checks in this order and throws the first failure as a
 /// ``TokenRejection`` with a distinct ``TokenRejectionReason``:
+/// 0. the verifier's own ``Configuration`` is usable (`misconfigured`, naming the property;
+///    see ``Configuration/validate()``), checked before the token is read and before any
+///    request, so an unusable setting never shows up as a network failure or, worse, as
+///    a check that silently passes;
 /// 1. three base64url segments, header and claims JSON objects; `iat`, `exp` and
 ///    `auth_time` numbers in 0…10¹¹ (`malformed`);
 /// 2. header `alg` is `RS256` (`unsupportedAlgorithm`; `none` only with
@@ -36,19 +40,27 @@ public struct FirebaseTokenVerifier: Sendable {
   public static let certificatesPath =
     "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 
-  /// What to accept.
+  /// What to accept. Built without checks; ``validate()`` (or
+  /// ``FirebaseTokenVerifier/init(validating:transport:clock:)``) says whether it is usable,
+  /// and every ``FirebaseTokenVerifier/verify(_:)`` refuses an unusable one.
   public struct Configuration: Sendable {
     /// The Firebase project ID: the expected `aud`, and the end of the expected `iss`.
+    /// 6–30 lower-case ASCII letters, digits and hyphens, starting with a letter and not
+    /// ending with a hyphen (Google's rule for project IDs).
     public var projectID: String
-    /// Where the certificates are fetched from.
+    /// Where the certificates are fetched from: an absolute `http` or `https` URL with a
+    /// host, a port (if any) in 1…65535, no user name or password, no query, no fragment.
     public var certificatesURL: URL
-    /// How far `iat`/`auth_time` may lie in the future and `exp` in the past, in seconds.
+    /// How far `iat`/`auth_time` may lie in the future and `exp` in the past, in seconds:
+    /// finite, 0…3600 (an ID token lives one hour; a larger skew would accept tokens that
+    /// expired longer ago than they were ever valid).
     public var clockSkew: TimeInterval
     /// Accept unsigned tokens (`alg: none`, empty signature), as the Admin SDKs do when
     /// `FIREBASE_AUTH_EMULATOR_HOST` is set: for the Auth Emulator only. Every claim is
     /// still checked; RS256 tokens are still verified in full.
     public var acceptsUnsignedTokens: Bool
-    /// The shortest time between two fetches caused by an unknown `kid`, in seconds.
+    /// The shortest time between two fetches caused by an unknown `kid`, in seconds: finite
+    /// and not negative (0 refetches at every unknown `kid`).
     public var minimumRefetchInterval: TimeInterval
 
     /// A configuration for `projectID` with Google's certificates and a 5-minute skew.
@@ -71,24 +83,52 @@ public struct FirebaseTokenVerifier: Sendable {
 
   /// What this verifier accepts.
   public let configuration: Configuration
+  /// Why ``configuration`` is unusable, found once at initialization; thrown by every
+  /// ``verify(_:)``.
+  private let configurationProblem: TokenRejection?
   private let clock: any AuthClock
   private let certificates: CertificateStore
 
   /// A verifier fetching certificates through `transport` and reading time from `clock`.
+  ///
+  /// Never fails: an unusable `configuration` makes every ``verify(_:)`` throw
+  /// `misconfigured` (before any request). To be told at startup instead, use
+  /// ``init(validating:transport:clock:)``.
   public init(
     configuration: Configuration, transport: any HTTPTransport = NetworkTransport.standard(),
     clock: any AuthClock = SystemClock()
   ) {
     self.configuration = configuration
+    do throws(TokenRejection) {
+      try configuration.validate()
+      self.configurationProblem = nil
+    } catch {
+      self.configurationProblem = error
+    }
     self.clock = clock
     self.certificates = CertificateStore(
       url: configuration.certificatesURL, transport: transport, clock: clock,
       minimumRefetchInterval: configuration.minimumRefetchInterval)
   }
 
+  /// A verifier as ``init(configuration:transport:clock:)`` makes, after checking
+  /// `configuration` (no network call).
+  /// - Throws: ``TokenRejection`` `misconfigured`, naming the property at fault (see
+  ///   ``Configuration/validate()``).
+  public init(
+    validating configuration: Configuration,
+    transport: any HTTPTransport = NetworkTransport.standard(),
+    clock: any AuthClock = SystemClock()
+  ) throws(TokenRejection) {
+    try configuration.validate()
+    self.init(configuration: configuration, transport: transport, clock: clock)
+  }
+
   /// Checks `token` and returns its claims.
-  /// - Throws: ``TokenRejection``, the first check that failed (see the type's overview).
+  /// - Throws: ``TokenRejection``, the first check that failed (see the type's overview);
+  ///   `misconfigured` for every token when ``configuration`` is unusable.
   public func verify(_ token: String) async throws(TokenRejection) -> FirebaseTokenClaims {
+    if let configurationProblem { throw configurationProblem }
     let parsed = try ParsedToken(token)
     try await checkSignature(parsed)
     return try checkClaims(parsed)

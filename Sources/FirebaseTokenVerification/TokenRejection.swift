@@ -24,6 +24,11 @@ public enum TokenRejectionReason: String, Sendable, Hashable, CaseIterable, Coda
   case invalidSubject
   /// The certificates could not be fetched or read (network, status, body).
   case certificatesUnavailable
+  /// The verifier's own ``FirebaseTokenVerifier/Configuration`` is unusable (see
+  /// ``FirebaseTokenVerifier/Configuration/validate()``): no token can pass, whatever it
+  /// holds. A fault of the server, not of the client that sent the token;
+  /// ``TokenRejection/setting`` names the field.
+  case misconfigured
 }
 
 /// A refused token: the reason code and a one-line explanation. The explanation never
@@ -33,11 +38,24 @@ public struct TokenRejection: Error, Sendable, Hashable, CustomStringConvertible
   public let reason: TokenRejectionReason
   /// What was wrong, e.g. `"the header's alg is HS256; only RS256 is accepted"`.
   public let detail: String
+  /// For ``TokenRejectionReason/misconfigured``: the ``FirebaseTokenVerifier/Configuration``
+  /// property at fault (`"projectID"`, `"certificatesURL"`, `"clockSkew"`,
+  /// `"minimumRefetchInterval"`); `nil` for every other reason.
+  public let setting: String?
 
   /// A rejection for `reason`, explained by `detail`.
   public init(_ reason: TokenRejectionReason, _ detail: String) {
     self.reason = reason
     self.detail = detail
+    self.setting = nil
+  }
+
+  /// A ``TokenRejectionReason/misconfigured`` rejection: `setting` cannot be used because
+  /// of `problem`. The detail reads `"<setting> <problem>"`.
+  public init(misconfigured setting: String, _ problem: String) {
+    self.reason = .misconfigured
+    self.detail = "\(setting) \(problem)"
+    self.setting = setting
   }
 
   /// `"<reason>: <detail>"`.

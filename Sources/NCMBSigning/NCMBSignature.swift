@@ -55,7 +55,11 @@ public enum NCMBSignature {
   ///   - applicationKey: the application key (the value of `X-NCMB-Application-Key`).
   ///   - clientKey: the client key, the HMAC key; never sent.
   ///   - timestamp: the exact value of `X-NCMB-Timestamp` (see ``timestamp(_:)``).
-  ///   - fqdn: the host to sign; `nil` uses the request URL's host.
+  ///   - fqdn: the host to sign; `nil` uses the request URL's host. Precondition (not
+  ///     checked: this function never fails): a host name as the server knows itself,
+  ///     e.g. `mbaas.api.nifcloud.com`; anything else (a scheme, a port, spaces, upper
+  ///     case) gives a signature no server matches. Check a user-supplied value with
+  ///     ``fqdnProblem(_:)``.
   /// - Returns: the Base64 signature with `=` padding (44 characters).
   public static func sign(
     request: HTTPRequest, applicationKey: String, clientKey: String, timestamp: String,

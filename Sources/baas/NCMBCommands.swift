@@ -30,7 +30,9 @@ enum NCMBCommands {
         METHOD          GET, POST, PUT or DELETE (any case)
         --timestamp T   the X-NCMB-Timestamp to sign (default: now), ISO 8601 UTC,
                         e.g. 2013-12-02T02:44:35.452Z
-        --fqdn HOST     the host to sign (default: the URL's host, without port)
+        --fqdn HOST     the host to sign (default: the URL's host, without port): a
+                        host name as the server knows itself, such as
+                        mbaas.api.nifcloud.com (lower case; no scheme, port or path)
         --curl          print a whole curl command instead of the header lines
         --data BODY     with --curl, not with GET: the request body (not signed: NCMB
                         signs no body); @FILE makes curl read it from FILE
@@ -47,6 +49,9 @@ enum NCMBCommands {
         throw UsageError(
           "--timestamp must be an ISO 8601 UTC time such as 2013-12-02T02:44:35.452Z",
           command: "ncmb sign")
+      }
+      if let fqdn = options.value("fqdn"), let problem = NCMBSignature.fqdnProblem(fqdn) {
+        throw UsageError("--fqdn \(problem)", command: "ncmb sign")
       }
       let body = options.value("data")
       if body != nil {
@@ -118,6 +123,11 @@ func signedURL(_ target: String, configuration: BackendConfiguration) throws -> 
     query = String(location[location.index(after: mark)...])
     location = String(location[..<mark])
   }
+  guard hasOnlyWellFormedEscapes(location) else {
+    throw UsageError(
+      "the URL's path has a malformed percent-escape (% must be followed by two hex digits; "
+        + "write %25 for a literal %)", command: "ncmb sign")
+  }
   if location.hasPrefix("/") {
     location = try configuration.ncmbBaseURL().absoluteString + location
   }
@@ -125,6 +135,14 @@ func signedURL(_ target: String, configuration: BackendConfiguration) throws -> 
     base.scheme == "http" || base.scheme == "https",
     var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
   else { throw UsageError(usage, command: "ncmb sign") }
+  // RFC 3986 §6.2.2.1 normalization, which the service expects: it refuses a signature
+  // over `%7b` (lower-case hex) even when those bytes were signed, and signs its own host
+  // name in lower case. So the path's escapes are signed and sent upper-case (as the
+  // query's are) and the host lower-case.
+  components.percentEncodedPath = upperCasingEscapes(components.percentEncodedPath)
+  if let host = components.percentEncodedHost, host != host.lowercased() {
+    components.percentEncodedHost = host.lowercased()
+  }
   if let query {
     do {
       let canonical = try NCMBSignature.canonicalQuery(query)
@@ -137,6 +155,47 @@ func signedURL(_ target: String, configuration: BackendConfiguration) throws -> 
   }
   guard let url = components.url else { throw UsageError(usage, command: "ncmb sign") }
   return url
+}
+
+/// `true` when every `%` in `text` is followed by two hex digits.
+func hasOnlyWellFormedEscapes(_ text: String) -> Bool {
+  let bytes = Array(text.utf8)
+  var index = 0
+  while index < bytes.count {
+    if bytes[index] == UInt8(ascii: "%") {
+      guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2])
+      else { return false }
+      index += 3
+    } else {
+      index += 1
+    }
+  }
+  return true
+}
+
+/// `path` with the two hex digits after each `%` in upper case (`%7b` -> `%7B`); the
+/// escapes are well formed (``hasOnlyWellFormedEscapes(_:)``).
+func upperCasingEscapes(_ path: String) -> String {
+  var bytes = Array(path.utf8)
+  var index = 0
+  while index + 2 < bytes.count {
+    if bytes[index] == UInt8(ascii: "%") {
+      for offset in 1...2
+      where (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(bytes[index + offset]) {
+        bytes[index + offset] -= 32
+      }
+      index += 3
+    } else {
+      index += 1
+    }
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+private func isHexDigit(_ byte: UInt8) -> Bool {
+  (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
 }
 
 /// `true` for an ISO 8601 UTC timestamp as NCMB expects: `YYYY-MM-DDTHH:MM:SS`, an

@@ -73,13 +73,17 @@ enum TokenVerifyCommand {
       }
     })
 
-  /// The verifier's configuration from the options and the environment.
-  /// - Throws: ``UsageError`` for a missing project ID or a bad URL.
+  /// The verifier's configuration from the options and the environment, checked by
+  /// `FirebaseTokenVerifier.Configuration.validate()` (the library's rules, written once).
+  /// - Throws: ``UsageError`` naming the option or variable at fault: a missing or invalid
+  ///   project ID, a certificates URL that is not http(s), has an unusable port, a user
+  ///   name, a query or a fragment.
   static func configuration(_ options: ParsedOptions, environment: [String: String]) throws
     -> FirebaseTokenVerifier.Configuration
   {
+    let projectOption = options.value("project-id")
     guard
-      let projectID = options.value("project-id")
+      let projectID = projectOption
         ?? environment["FIREBASE_PROJECT_ID"].flatMap({ $0.isEmpty ? nil : $0 })
     else {
       throw UsageError(
@@ -89,31 +93,45 @@ enum TokenVerifyCommand {
       $0.isEmpty ? nil : $0
     }
     var url = FirebaseTokenVerifier.googleCertificatesURL
+    var urlSource = "--certificates-url"
     if let text = options.value("certificates-url") {
-      guard let given = URL(string: text), ["http", "https"].contains(given.scheme ?? ""),
-        given.host != nil
-      else {
+      guard let given = URL(string: text) else {
         throw UsageError(
           "--certificates-url must be an http or https URL", command: "token verify")
       }
-      guard URLLoaderSupport.hasUsablePort(given) else {
-        throw UsageError(
-          "--certificates-url: \(URLLoaderSupport.portReason)", command: "token verify")
-      }
       url = given
     } else if let emulatorHost {
+      urlSource = "FIREBASE_AUTH_EMULATOR_HOST"
       guard
         let emulator = URL(
           string: "http://\(emulatorHost)\(FirebaseTokenVerifier.certificatesPath)"),
-        emulator.host != nil, URLLoaderSupport.hasUsablePort(emulator)
+        emulator.host != nil, URLLoaderSupport.hasUsablePort(emulator),
+        !emulatorHost.contains("/")
       else {
         throw UsageError(
           "FIREBASE_AUTH_EMULATOR_HOST must be host:port", command: "token verify")
       }
       url = emulator
     }
-    return FirebaseTokenVerifier.Configuration(
+    let configuration = FirebaseTokenVerifier.Configuration(
       projectID: projectID, certificatesURL: url, acceptsUnsignedTokens: emulatorHost != nil)
+    do throws(TokenRejection) {
+      try configuration.validate()
+    } catch {
+      let source =
+        switch error.setting {
+        case "projectID": projectOption == nil ? "FIREBASE_PROJECT_ID" : "--project-id"
+        case "certificatesURL": urlSource
+        default: error.setting ?? "the configuration"
+        }
+      // The detail reads "<setting> <problem>": the option's name replaces the property's.
+      var problem = error.detail
+      if let setting = error.setting, problem.hasPrefix(setting + " ") {
+        problem = String(problem.dropFirst(setting.count + 1))
+      }
+      throw UsageError("\(source) \(problem)", command: "token verify")
+    }
+    return configuration
   }
 
   /// Human lines: the user and each claim present.

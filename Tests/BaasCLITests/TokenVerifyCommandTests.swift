@@ -104,7 +104,7 @@ struct TokenVerifyCommandTests {
       input: token)
     #expect(accepted.status == 0, "\(accepted.allOutput)")
     let wrongProject = try await baas.run(
-      ["token", "verify", "--project-id", "other", "--json"], environment: emulator,
+      ["token", "verify", "--project-id", "other-project", "--json"], environment: emulator,
       input: token)
     #expect(wrongProject.status == 1)
     // iss is checked before aud.
@@ -121,28 +121,28 @@ struct TokenVerifyCommandTests {
     defer { baas.cleanUp() }
     let noProject = try await baas.run(["token", "verify"], input: "a.b.c")
     #expect(noProject.status == 2, "\(noProject.allOutput)")
-    let empty = try await baas.run(["token", "verify", "--project-id", "p"], input: "")
+    let empty = try await baas.run(["token", "verify", "--project-id", "demo-p"], input: "")
     #expect(empty.status == 2, "\(empty.allOutput)")
-    let argument = try await baas.run(["token", "verify", "--project-id", "p", "a.b.c"])
+    let argument = try await baas.run(["token", "verify", "--project-id", "demo-p", "a.b.c"])
     #expect(argument.status == 2, "\(argument.allOutput)")
     let badURL = try await baas.run(
-      ["token", "verify", "--project-id", "p", "--certificates-url", "file:///etc/passwd"],
+      ["token", "verify", "--project-id", "demo-p", "--certificates-url", "file:///etc/passwd"],
       input: "a.b.c")
     #expect(badURL.status == 2, "\(badURL.allOutput)")
     // Ports no request can use: refused up front (exit 2), as every other endpoint setting.
     for url in ["http://127.0.0.1:99999/c", "http://127.0.0.1:0/c", "http://h:/c"] {
       let badPort = try await baas.run(
-        ["token", "verify", "--project-id", "p", "--certificates-url", url], input: "a.b.c")
+        ["token", "verify", "--project-id", "demo-p", "--certificates-url", url], input: "a.b.c")
       #expect(badPort.status == 2, "\(url): \(badPort.allOutput)")
       #expect(badPort.standardError.contains("--certificates-url"))
     }
     for host in ["127.0.0.1:99999", "127.0.0.1:0"] {
       let badEmulator = try await baas.run(
-        ["token", "verify", "--project-id", "p"],
+        ["token", "verify", "--project-id", "demo-p"],
         environment: ["FIREBASE_AUTH_EMULATOR_HOST": host], input: "a.b.c")
       #expect(badEmulator.status == 2, "\(host): \(badEmulator.allOutput)")
     }
-    let malformed = try await baas.run(["token", "verify", "--project-id", "p"], input: "a.b")
+    let malformed = try await baas.run(["token", "verify", "--project-id", "demo-p"], input: "a.b")
     #expect(malformed.status == 1)
     #expect(malformed.standardError.contains("malformed"))
   }

@@ -138,6 +138,7 @@ struct VerifierTableTests {
   @Test func everyReasonHasARow() {
     var covered = Set(RejectionCase.all.map(\.expected))
     covered.insert(.certificatesUnavailable)  // CertificateCacheTests
+    covered.insert(.misconfigured)  // ConfigurationCheckTests
     #expect(covered == Set(TokenRejectionReason.allCases))
   }
 

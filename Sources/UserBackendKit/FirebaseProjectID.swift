@@ -7,7 +7,9 @@ import UserBackendKit
 /// IDs) follow the same rule.
 ///
 /// Checked before any request, so an ID that could never name a project is refused up
-/// front and each valid ID names exactly one session file.
+/// front and each valid ID names exactly one session file. Lives in the port so that the
+/// Firebase adapter, the emulator and `FirebaseTokenVerification` (which may depend on
+/// nothing but the port and BackendHTTP) share one rule.
 package enum FirebaseProjectID {
   /// The allowed lengths.
   package static let lengths = 6...30
