@@ -1,5 +1,4 @@
 import Foundation
-import UserBackendKit
 
 /// The rule for a Firebase (Google Cloud) project ID: 6 to 30 characters, lower-case ASCII
 /// letters, digits and hyphens, starting with a letter and not ending with a hyphen (the
