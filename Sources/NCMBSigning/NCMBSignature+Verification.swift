@@ -47,7 +47,7 @@ extension NCMBSignature {
   ///   - request: the request as received (absolute URL; headers).
   ///   - clientKey: the client key the signature must use.
   ///   - acceptedHosts: the FQDNs a client may have signed; `nil` accepts the request
-  ///     URL's host and ``defaultFQDN``.
+  ///     URL's host in lower case (as the service signs its own name) and ``defaultFQDN``.
   ///   - applicationKey: when given, `X-NCMB-Application-Key` must equal it.
   /// - Throws: ``NCMBSignatureFailure``.
   public static func validate(
@@ -68,7 +68,7 @@ extension NCMBSignature {
     {
       throw .unknownApplicationKey
     }
-    let hosts = acceptedHosts ?? [request.url.host, defaultFQDN].compactMap { $0 }
+    let hosts = acceptedHosts ?? [request.url.host?.lowercased(), defaultFQDN].compactMap { $0 }
     let query = request.method == .get ? request.rawQuery : nil
     guard hasOnlyCanonicalEscapes(request.rawPath), hasOnlyCanonicalEscapes(query ?? "") else {
       throw .nonCanonicalEncoding

@@ -55,7 +55,7 @@ public enum NCMBSignature {
   ///   - applicationKey: the application key (the value of `X-NCMB-Application-Key`).
   ///   - clientKey: the client key, the HMAC key; never sent.
   ///   - timestamp: the exact value of `X-NCMB-Timestamp` (see ``timestamp(_:)``).
-  ///   - fqdn: the host to sign; `nil` uses the request URL's host. Precondition (not
+  ///   - fqdn: the host to sign; `nil` uses the request URL's host in lower case. Precondition (not
   ///     checked: this function never fails): a host name as the server knows itself,
   ///     e.g. `mbaas.api.nifcloud.com`; anything else (a scheme, a port, spaces, upper
   ///     case) gives a signature no server matches. Check a user-supplied value with
@@ -77,7 +77,8 @@ public enum NCMBSignature {
     request: HTTPRequest, applicationKey: String, timestamp: String, fqdn: String? = nil
   ) -> String {
     stringToSign(
-      method: request.method, fqdn: fqdn ?? request.url.host ?? "", path: request.rawPath,
+      method: request.method, fqdn: fqdn ?? request.url.host?.lowercased() ?? "",
+      path: request.rawPath,
       query: request.method == .get ? request.rawQuery : nil,
       applicationKey: applicationKey, timestamp: timestamp)
   }

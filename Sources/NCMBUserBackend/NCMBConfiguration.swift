@@ -64,8 +64,10 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
     self.requestTimeout = requestTimeout
   }
 
-  /// The FQDN used in signatures: the base URL's host.
-  public var fqdn: String { baseURL.host ?? "" }
+  /// The FQDN used in signatures: the base URL's host in lower case (host names are
+  /// case-insensitive; the service signs its own name in lower case, so a signature over
+  /// `MBAAS.api.nifcloud.com` would never match).
+  public var fqdn: String { baseURL.host?.lowercased() ?? "" }
 
   /// Checks the settings.
   ///

@@ -135,6 +135,12 @@ func signedURL(_ target: String, configuration: BackendConfiguration) throws -> 
     base.scheme == "http" || base.scheme == "https",
     var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
   else { throw UsageError(usage, command: "ncmb sign") }
+  // The adapters and both transports refuse user info; printed in a curl command it would
+  // put the password on the terminal and in the shell's history.
+  guard base.user == nil, base.password == nil else {
+    throw UsageError(
+      "the URL must not carry a user name or password (user:password@)", command: "ncmb sign")
+  }
   // RFC 3986 §6.2.2.1 normalization, which the service expects: it refuses a signature
   // over `%7b` (lower-case hex) even when those bytes were signed, and signs its own host
   // name in lower case. So the path's escapes are signed and sent upper-case (as the

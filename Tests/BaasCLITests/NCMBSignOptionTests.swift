@@ -82,4 +82,19 @@ struct NCMBSignOptionTests {
     #expect(result.status == 2, "\(result.allOutput)")
     #expect(result.standardError.contains("path"), "\(result.allOutput)")
   }
+
+  @Test(
+    "a URL with a user name or password is a usage error; the password is never printed",
+    arguments: [
+      "https://bob:HUNTERPASS99@mbaas.api.nifcloud.com",
+      "https://HUNTERPASS99@mbaas.api.nifcloud.com",
+    ])
+  func userInfo(_ base: String) async throws {
+    for extra in [[], ["--curl"]] {
+      let result = try await sign(["GET", base + "/2013-09-01/users"] + Self.stamp + extra)
+      #expect(result.status == 2, "\(result.allOutput)")
+      #expect(result.standardError.contains("user name or password"), "\(result.allOutput)")
+      #expect(!result.allOutput.contains("HUNTERPASS99"))
+    }
+  }
 }

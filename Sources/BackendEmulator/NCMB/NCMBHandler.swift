@@ -105,12 +105,13 @@ public struct NCMBHandler: Sendable {
 
   /// Checks the three signature headers, the application key and the signature.
   ///
-  /// - Returns: the host the client signed: the request's host, else the canonical FQDN.
+  /// - Returns: the host the client signed: the request's host in lower case (the service
+  ///   signs its own name so; `Host` is case-insensitive), else the canonical FQDN.
   private func authenticate(_ request: HTTPRequest) throws(NCMBError) -> String {
     guard let timestamp = request.headerFields[NCMBSignature.Header.timestamp],
       NCMBTimestamp.parse(timestamp) != nil
     else { throw .headerIncorrect }
-    let hosts = [request.url.host, NCMBSignature.defaultFQDN].compactMap { $0 }
+    let hosts = [request.url.host?.lowercased(), NCMBSignature.defaultFQDN].compactMap { $0 }
     for (index, host) in hosts.enumerated() {
       do {
         try NCMBSignature.validate(
