@@ -19,6 +19,8 @@ public struct FirebaseTokenSigning: Sendable {
   /// The certificate of the public key, PEM.
   public var certificatePEM: String { key.certificatePEM }
   let key: RS256SigningKey
+  /// The certificate's public key, for checking ID tokens clients send back.
+  let publicKey: RS256PublicKey?
 
   /// Generates a key.
   /// - Throws: `RS256SigningKey.Unavailable` when OpenSSL cannot make one (or on Apple
@@ -27,11 +29,25 @@ public struct FirebaseTokenSigning: Sendable {
     let key = try RS256SigningKey.generate(commonName: "securetoken.system.gserviceaccount.com")
     // Like Google's key IDs: 40 hex digits, here the certificate's SHA-256 prefix.
     let keyID = String(Crypto.sha256Hex(key.certificatePEM).prefix(40))
-    return FirebaseTokenSigning(keyID: keyID, key: key)
+    return FirebaseTokenSigning(
+      keyID: keyID, key: key, publicKey: RS256PublicKey(certificatePEM: key.certificatePEM))
   }
 
   /// A signed compact JWT of `claims`.
   func token(claims: [String: Any]) -> String { key.token(claims: claims, keyID: keyID) }
+
+  /// `true` when `token` is a compact JWT signed by this key: header `alg` `RS256` and
+  /// `kid` ``keyID``, and a valid RS256 signature over its first two segments. An
+  /// unsigned (`alg: none`) or forged token is `false`.
+  func signed(_ token: String) -> Bool {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let publicKey, let headerData = Base64URL.decode(parts[0]),
+      let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
+      header["alg"] as? String == "RS256", header["kid"] as? String == keyID,
+      let signature = Base64URL.decode(parts[2]), !signature.isEmpty
+    else { return false }
+    return publicKey.verify(signature: signature, message: Data("\(parts[0]).\(parts[1])".utf8))
+  }
 
   /// The certificate document.
   var certificatesResponse: HTTPResponse {

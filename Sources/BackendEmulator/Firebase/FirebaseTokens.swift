@@ -92,7 +92,10 @@ struct FirebaseTokens {
     return signing?.token(claims: claims) ?? JSONWebToken.unsigned(claims: claims)
   }
 
-  /// Checks an ID token sent by a client.
+  /// Checks an ID token sent by a client. With ``signing`` (`--sign-tokens`) the token
+  /// must carry this emulator's RS256 signature: an unsigned or forged token is
+  /// `INVALID_ID_TOKEN` (without it, unsigned tokens are accepted, as by the Auth
+  /// Emulator).
   ///
   /// - Returns: the user and the token's `firebase.sign_in_provider`.
   /// - Throws: `INVALID_ID_TOKEN` (absent, undecodable, wrong `aud`/`iss`, `exp` passed by
@@ -102,6 +105,7 @@ struct FirebaseTokens {
     guard let idToken, !idToken.isEmpty, let token = try? JSONWebToken(parsing: idToken) else {
       throw .invalidIDToken
     }
+    if let signing, !signing.signed(idToken) { throw .invalidIDToken }
     let claims = (try? JSONSerialization.jsonObject(with: token.payload)) as? [String: Any] ?? [:]
     guard claims["aud"] as? String == projectID, claims["iss"] as? String == issuer,
       let uid = claims["sub"] as? String, !uid.isEmpty,
