@@ -92,7 +92,7 @@ import UserBackendKit
         == NCMBSignature.sign(
           request: oldRequest, applicationKey: Fixture.applicationKey,
           clientKey: Fixture.clientKey, timestamp: Fixture.timestamp,
-          fqdn: baseURL.host ?? ""))
+          fqdn: baseURL.host?.lowercased() ?? ""))  // the service signs its name lower-case
   }
 
   /// A base URL made relative to another is sent to its resolved address, which is also
