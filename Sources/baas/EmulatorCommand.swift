@@ -129,7 +129,8 @@ enum EmulatorCommand {
           store: store, projectID: projectID, logger: context.merging(options).httpLogger,
           tokenSigning: signing,
           recentLoginWindow: window == 0 ? nil : TimeInterval(window))
-        let server = EmulatorServer(host: host, port: port) { request in
+        let notices = EmulatorCommand.notices(verbose: context.merging(options).verbose)
+        let server = EmulatorServer(host: host, port: port, notices: notices) { request in
           await emulator.handle(request)
         }
         let signals = SignalWatch([SIGINT, SIGTERM])
@@ -167,6 +168,15 @@ enum EmulatorCommand {
         return .failure
       }
     })
+}
+
+extension EmulatorCommand {
+  /// With `--verbose`, next to the request lines on standard error: one line per
+  /// connection closed without an answer (a client talking https to the plain-HTTP port).
+  static func notices(verbose: Bool) -> EmulatorServer.NoticeHandler? {
+    guard verbose else { return nil }
+    return { line in Console.error("baas emulator: \(line)") }
+  }
 }
 
 /// Catches signals through `DispatchSource` signal sources from the moment it is created
