@@ -28,9 +28,8 @@ private let ipv6LoopbackAvailable: Bool = {
 }()
 
 @Suite(
-  "baas emulator --host ::1: the printed IPv6 exports work with baas",
-  .timeLimit(.minutes(10)),
-  .enabled(if: ipv6LoopbackAvailable, "this machine cannot listen on ::1 (no IPv6 loopback)"))
+  "baas emulator --host ::1: the printed IPv6 exports work with baas", .timeLimit(.minutes(10)),
+  .enabled(if: ipv6LoopbackAvailable, "no IPv6 loopback: cannot listen on ::1"))
 struct EmulatorIPv6Tests {
   @Test(
     "signup and signin through the banner's exports ([::1]:PORT)",

@@ -38,10 +38,10 @@ enum IPv6Loopback {
 /// The adapters with the default transport (`NetworkTransport.standard()`: libcurl on
 /// Linux) against an emulator listening on `::1`, configured with IPv6 literals
 /// (`[::1]:PORT`, `http://[::1]:PORT`): the settings are accepted and the requests arrive.
+/// Timeouts are 120 s, a hang guard for a loaded machine, as the emulator harnesses'.
 @Suite(
-  "Adapters reach an emulator on ::1 with the default transport",
-  .timeLimit(.minutes(2)),
-  .enabled(if: IPv6Loopback.isAvailable, "this machine cannot listen on ::1 (no IPv6 loopback)"))
+  "Adapters reach an emulator on ::1 with the default transport", .timeLimit(.minutes(2)),
+  .enabled(if: IPv6Loopback.isAvailable, "no IPv6 loopback: cannot listen on ::1"))
 struct AdapterIPv6EndToEndTests {
   private func withIPv6Emulator(
     _ body: (_ port: Int, _ store: UserStore, _ clock: ManualClock) async throws -> Void
@@ -67,7 +67,7 @@ struct AdapterIPv6EndToEndTests {
         apiKey: "demo-api-key", projectID: "demo-ipv6", emulatorHost: "[::1]:\(port)")
       try await runCoreScenario(credential: .email("v6@example.com", password: "secret1")) {
         try FirebaseUserBackend(
-          configuration: configuration, transport: NetworkTransport.standard(),
+          configuration: configuration, transport: NetworkTransport.standard(defaultTimeout: 120),
           sessionStore: InMemorySessionStore(), clock: clock)
       }
       #expect(try store.userCount() == 1)
@@ -80,10 +80,10 @@ struct AdapterIPv6EndToEndTests {
       let configuration = NCMBConfiguration(
         applicationKey: NCMBDemoKeys.applicationKey, clientKey: NCMBDemoKeys.clientKey,
         baseURL: try #require(URL(string: "http://[::1]:\(port)")),
-        validatesResponseSignature: true)
+        validatesResponseSignature: true, requestTimeout: 120)
       try await runCoreScenario(credential: .username("v6-user", password: "secret1")) {
         try NCMBUserBackend(
-          configuration: configuration, transport: NetworkTransport.standard(),
+          configuration: configuration, transport: NetworkTransport.standard(defaultTimeout: 120),
           sessionStore: InMemorySessionStore(), clock: clock)
       }
       #expect(try store.userCount() == 1)
