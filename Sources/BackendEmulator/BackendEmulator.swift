@@ -150,11 +150,13 @@ extension EmulatorServer {
   ///   - host: the listen address (default loopback only).
   ///   - port: `0...65535`; `0` picks a free port (default 9099, the Auth Emulator's).
   ///   - limits: size limits and timeouts.
+  ///   - notices: receives a line for each connection closed without an answer, such as
+  ///     a TLS handshake on the plain-HTTP port (`nil`, the default, drops them).
   public convenience init(
     emulator: BackendEmulator, host: String = "127.0.0.1", port: Int = 9099,
-    limits: Limits = Limits()
+    limits: Limits = Limits(), notices: NoticeHandler? = nil
   ) {
-    self.init(host: host, port: port, limits: limits) { request in
+    self.init(host: host, port: port, limits: limits, notices: notices) { request in
       await emulator.handle(request)
     }
   }

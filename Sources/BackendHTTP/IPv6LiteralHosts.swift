@@ -1,11 +1,16 @@
 import Foundation
 
-/// What the platform's URL loader (used by ``URLSessionTransport``) can reach, so that
-/// adapters can refuse an unusable setting up front instead of failing on every request.
+/// What the platform's URL loader (used by ``URLSessionTransport``) can reach, and the
+/// checks every adapter's configuration shares for a base URL.
 public enum URLLoaderSupport {
   /// `false` on Linux: FoundationNetworking's URL loader fails every request to an IPv6
   /// literal host (`http://[::1]:9099/…`) with `URLError` -1000 ("unsupported URL"), while
   /// `localhost` resolving to `::1` works. `true` on Apple platforms.
+  ///
+  /// Only ``URLSessionTransport`` is limited: ``CurlTransport`` (what
+  /// ``NetworkTransport/standard(defaultTimeout:maximumResponseBodyBytes:)`` picks on Linux)
+  /// reaches IPv6 literals, so the adapters' configurations accept them and
+  /// ``URLSessionTransport`` itself refuses such a request before connecting.
   public static let acceptsIPv6LiteralHosts: Bool = {
     #if canImport(FoundationNetworking)
       false
@@ -14,10 +19,12 @@ public enum URLLoaderSupport {
     #endif
   }()
 
-  /// The reason given for a refused IPv6 literal.
+  /// Why ``URLSessionTransport`` refuses an IPv6 literal host on Linux, and what to use
+  /// instead: the reason of its ``HTTPTransportError/invalidRequest(reason:)``.
   public static let ipv6LiteralReason =
-    "IPv6 literals are not supported on Linux (URLSessionTransport cannot reach them); use "
-    + "127.0.0.1 (or localhost) instead"
+    "URLSessionTransport cannot reach an IPv6 literal host on Linux (FoundationNetworking "
+    + "fails it as an unsupported URL); use 127.0.0.1 or localhost instead, or CurlTransport "
+    + "(NetworkTransport.standard(), the default transport on Linux), which reaches it"
 
   /// `true` when `host` is an IPv6 literal, with or without brackets (`::1`, `[fe80::1]`).
   /// Host names and IPv4 addresses never contain a colon.
@@ -25,8 +32,8 @@ public enum URLLoaderSupport {
     host.contains(":")
   }
 
-  /// `true` when the URL loader cannot reach `host`: an IPv6 literal on a platform where
-  /// ``acceptsIPv6LiteralHosts`` is `false`.
+  /// `true` when ``URLSessionTransport`` cannot reach `host`: an IPv6 literal on a platform
+  /// where ``acceptsIPv6LiteralHosts`` is `false`. Other transports may reach it.
   public static func rejects(host: String) -> Bool {
     !acceptsIPv6LiteralHosts && isIPv6Literal(host)
   }

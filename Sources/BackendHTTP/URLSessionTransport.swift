@@ -24,6 +24,11 @@ import Foundation
 /// request ends at once with ``HTTPTransportError/responseTooLarge(limit:)``, so a hostile
 /// or broken server cannot make the process hold an unbounded answer.
 ///
+/// On Linux a request to an IPv6 literal host (`http://[::1]:9099/…`) is refused before
+/// connecting with ``HTTPTransportError/invalidRequest(reason:)``: FoundationNetworking
+/// cannot reach one (see ``URLLoaderSupport/acceptsIPv6LiteralHosts``). ``CurlTransport``,
+/// the default there, can.
+///
 /// Errors: ``HTTPTransportError`` (see ``transportError(for:)``) or `CancellationError` when
 /// the calling task is cancelled. No message ever contains the URL (its query may carry an
 /// API key) or a header value.
@@ -117,9 +122,16 @@ public final class URLSessionTransport: HTTPTransport {
 
   /// The `URLRequest` for `request`: method, URL, headers in order, body and timeout.
   /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a request that cannot go
-  ///   on the wire as it says (see ``HTTPRequest/checkSendable()``).
+  ///   on the wire as it says (see ``HTTPRequest/checkSendable()``), or, on Linux, whose
+  ///   host is an IPv6 literal (`http://[::1]:9099/…`): FoundationNetworking cannot reach
+  ///   one, so the request is refused before any connection, with
+  ///   ``URLLoaderSupport/ipv6LiteralReason`` (use `127.0.0.1`, `localhost`, or
+  ///   ``CurlTransport``).
   func makeURLRequest(_ request: HTTPRequest, timeout: TimeInterval) throws -> URLRequest {
     try request.checkSendable()
+    if let host = request.url.host, URLLoaderSupport.rejects(host: host) {
+      throw HTTPTransportError.invalidRequest(reason: URLLoaderSupport.ipv6LiteralReason)
+    }
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
     urlRequest.timeoutInterval = max(1, timeout.rounded(.up))

@@ -82,10 +82,10 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming `apiKey`
   ///   (empty), `projectID` (not a ``FirebaseProjectID``), `emulatorHost` (not `host:port`), `identityToolkitBaseURL` or
   ///   `secureTokenURL` (not absolute, or plain `http` to a host that is neither
-  ///   loopback nor the emulator host); on Linux also `emulatorHost`, `identityToolkitBaseURL`
-  ///   or `secureTokenURL` with an IPv6 literal host (`[::1]:9099`), which URLSessionTransport
-  ///   cannot reach; `firestoreEmulatorHost` as `emulatorHost`. The API key is never part
-  ///   of the message.
+  ///   loopback nor the emulator host); `firestoreEmulatorHost` as `emulatorHost`. IPv6
+  ///   literal hosts (`[::1]:9099`, `http://[::1]:9099/v1/`) are accepted: the default
+  ///   transport reaches them (``BackendHTTP/URLSessionTransport`` refuses them on Linux, per
+  ///   request, before connecting). The API key is never part of the message.
   func resolvedEndpoints() throws(UserBackendError) -> FirebaseEndpoints {
     guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw UserBackendError(.misconfigured(setting: "apiKey", reason: "must not be empty"))
@@ -128,18 +128,14 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
     return url
   }
 
-  /// Refuses plain HTTP except to loopback or the configured emulator host, and (on
-  /// Linux) IPv6 literal hosts, which URLSessionTransport cannot reach.
+  /// Refuses plain HTTP except to loopback or the configured emulator host, and a base URL
+  /// no transport can use (``BackendHTTP/URLLoaderSupport/baseURLProblem(_:)``).
   static func checkTransportSecurity(_ url: URL, setting: String, emulatorHost: String?)
     throws(UserBackendError)
   {
     let scheme = url.scheme?.lowercased()
     guard let host = url.host?.lowercased(), !host.isEmpty else {
       throw UserBackendError(.misconfigured(setting: setting, reason: "must be an absolute URL"))
-    }
-    if URLLoaderSupport.rejects(host: host) {
-      throw UserBackendError(
-        .misconfigured(setting: setting, reason: URLLoaderSupport.ipv6LiteralReason))
     }
     if let problem = URLLoaderSupport.baseURLProblem(url) {
       throw UserBackendError(.misconfigured(setting: setting, reason: problem))
@@ -182,8 +178,8 @@ struct EmulatorAddress: Sendable, Hashable {
   /// The TCP port.
   let port: Int
 
-  /// Parses `host:port` or `[v6]:port` (the latter refused on Linux, where URLSessionTransport
-  /// cannot reach IPv6 literals: see `URLLoaderSupport`).
+  /// Parses `host:port` or `[v6]:port` (an IPv6 literal in brackets, as
+  /// `FIREBASE_AUTH_EMULATOR_HOST` writes it: `[::1]:9099`).
   /// - Throws: `.misconfigured(setting: "emulatorHost")`.
   init(parsing text: String) throws(UserBackendError) {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -198,10 +194,6 @@ struct EmulatorAddress: Sendable, Hashable {
       !host.isEmpty, !host.contains("/"), !host.contains(where: { $0.isWhitespace })
     else { throw bad }
     if host.contains(":") && !(host.hasPrefix("[") && host.hasSuffix("]")) { throw bad }
-    if URLLoaderSupport.rejects(host: host) {
-      throw UserBackendError(
-        .misconfigured(setting: "emulatorHost", reason: URLLoaderSupport.ipv6LiteralReason))
-    }
     self.host = host
     self.port = port
   }

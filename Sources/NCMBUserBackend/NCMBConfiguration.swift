@@ -72,8 +72,10 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   /// Checks the settings.
   ///
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming
-  ///   `applicationKey`, `clientKey` or `baseURL` (also, on Linux, a base URL whose host is
-  ///   an IPv6 literal such as `http://[::1]:9099`, which URLSessionTransport cannot reach).
+  ///   `applicationKey`, `clientKey` or `baseURL`. An IPv6 literal host
+  ///   (`http://[::1]:9099`) is accepted: the default transport reaches it
+  ///   (``BackendHTTP/URLSessionTransport`` refuses it on Linux, per request, before
+  ///   connecting).
   public func validate() throws(UserBackendError) {
     func blank(_ value: String) -> Bool {
       value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -88,10 +90,6 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
     guard scheme == "http" || scheme == "https", let host = baseURL.host, !host.isEmpty else {
       throw UserBackendError(
         .misconfigured(setting: "baseURL", reason: "must be an http or https URL with a host"))
-    }
-    if URLLoaderSupport.rejects(host: host) {
-      throw UserBackendError(
-        .misconfigured(setting: "baseURL", reason: URLLoaderSupport.ipv6LiteralReason))
     }
     if let problem = URLLoaderSupport.baseURLProblem(baseURL) {
       throw UserBackendError(.misconfigured(setting: "baseURL", reason: problem))

@@ -140,13 +140,13 @@ extension BackendConfiguration {
   /// Checks the settings of the selected backend (others are ignored).
   ///
   /// - firebase: `apiKey` is set; `emulatorHost`, when set, is `host:port` with a port in
-  ///   1…65535 and no scheme or path, and not an IPv6 literal where URLSessionTransport cannot
-  ///   reach one (Linux); `firestoreEmulatorHost` likewise; `projectID`, when set, is a Google project ID
+  ///   1…65535 and no scheme or path (an IPv6 literal in brackets, `[::1]:9099`);
+  ///   `firestoreEmulatorHost` likewise; `projectID`, when set, is a Google project ID
   ///   (``FirebaseUserBackend/FirebaseProjectID``: 6–30 lower-case ASCII letters, digits and
   ///   hyphens, starting with a letter, not ending with a hyphen; `demo-…` emulator IDs
   ///   follow the same rule).
   /// - ncmb: `applicationKey` and `clientKey` are set; `baseURL`, when set, is an absolute
-  ///   `http` or `https` URL with a host (not an IPv6 literal on Linux) and no query or
+  ///   `http` or `https` URL with a host (`http://[::1]:9099` for IPv6) and no query or
   ///   fragment.
   /// - Throws: ``BackendConfigurationError`` naming the variable and the file key.
   public func validate() throws {
@@ -166,28 +166,16 @@ extension BackendConfiguration {
           reason: problem)
       }
       if let host = firebase.emulatorHost {
-        let parsed = try Self.parseHostPort(host)
-        if URLLoaderSupport.rejects(host: parsed.host) {
-          throw BackendConfigurationError(
-            .invalidSetting,
-            setting: Self.settingName(
-              ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
-            reason: URLLoaderSupport.ipv6LiteralReason)
-        }
+        _ = try Self.parseHostPort(host)
       }
       if let host = firebase.firestoreEmulatorHost {
         let setting = Self.settingName(
           ConfigurationVariable.firestoreEmulatorHost, "firebase.firestoreEmulatorHost")
-        let parsed: (host: String, port: Int)
         do {
-          parsed = try Self.parseHostPort(host)
+          _ = try Self.parseHostPort(host)
         } catch var error as BackendConfigurationError {
           error.setting = setting
           throw error
-        }
-        if URLLoaderSupport.rejects(host: parsed.host) {
-          throw BackendConfigurationError(
-            .invalidSetting, setting: setting, reason: URLLoaderSupport.ipv6LiteralReason)
         }
       }
     case .ncmb:
@@ -202,8 +190,7 @@ extension BackendConfiguration {
   }
 
   /// The validated NCMB base URL (``NCMBSettings/baseURL`` or the default).
-  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `NCMB_BASE_URL`, also
-  ///   for an IPv6 literal host URLSessionTransport cannot reach on Linux.
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `NCMB_BASE_URL`.
   public func ncmbBaseURL() throws -> URL {
     let text = ncmb.baseURL ?? Self.defaultNCMBBaseURL
     let setting = Self.settingName(ConfigurationVariable.ncmbBaseURL, "ncmb.baseURL")
@@ -217,10 +204,6 @@ extension BackendConfiguration {
         .invalidSetting, setting: setting,
         reason: "must be an absolute http(s) URL such as https://mbaas.api.nifcloud.com "
           + "(no query or fragment)")
-    }
-    if URLLoaderSupport.rejects(host: host) {
-      throw BackendConfigurationError(
-        .invalidSetting, setting: setting, reason: URLLoaderSupport.ipv6LiteralReason)
     }
     if let problem = URLLoaderSupport.baseURLProblem(url) {
       throw BackendConfigurationError(.invalidSetting, setting: setting, reason: problem)

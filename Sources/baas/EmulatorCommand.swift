@@ -39,8 +39,10 @@ enum EmulatorCommand {
         GET    /emulator/v1/projects/ID/requests            the last 200 requests
 
       options:
-        --host H         IPv4 address to listen on (default 127.0.0.1; anything but
-                         loopback gets a warning: the emulator accepts any API key)
+        --host H         IPv4 or IPv6 address to listen on (default 127.0.0.1; ::1
+                         or [::1] for IPv6 loopback, printed as http://[::1]:PORT;
+                         anything but loopback gets a warning: the emulator accepts
+                         any API key)
         --port P         port (default 9099; 0 picks a free port, printed when ready)
         --data FILE      keep users in this SQLite file, created when missing (its
                          directory must exist; default: in memory)
@@ -65,16 +67,14 @@ enum EmulatorCommand {
       ],
       flags: ["sign-tokens"]),
     run: { options, context in
-      var host = options.value("host") ?? "127.0.0.1"
-      if host == "localhost" { host = "127.0.0.1" }
-      // IPv4 only: the adapters' settings refuse IPv6 literal hosts ([::1]) on Linux,
-      // where URLSessionTransport cannot reach them, so the printed exports would not work.
-      var address = in_addr()
-      guard inet_pton(AF_INET, host, &address) == 1 else {
+      // IPv4 or IPv6: the adapters accept IPv6 literal settings ([::1]:9099) and the
+      // default transport reaches them, so the printed exports work either way.
+      guard let address = EmulatorListenAddress(options.value("host") ?? "127.0.0.1") else {
         throw UsageError(
-          "--host must be an IPv4 address such as 127.0.0.1, or localhost (IPv6 and other "
-            + "host names are not supported)", command: "emulator")
+          "--host must be an IP address such as 127.0.0.1 or ::1, or localhost (other host "
+            + "names are not supported)", command: "emulator")
       }
+      let host = address.bindHost
       let portText = options.value("port") ?? "9099"
       guard let port = DecimalText.wholeNumber(portText), (0...65_535).contains(port) else {
         throw UsageError("--port must be a number in 0…65535", command: "emulator")
@@ -110,7 +110,7 @@ enum EmulatorCommand {
         Console.error("baas emulator: cannot open the data file \(dataPath): \(problem)")
         return .usage
       }
-      if host == "0.0.0.0" || !host.hasPrefix("127.") {
+      if !address.isLoopback {
         Console.error(
           "baas emulator: warning: listening on \(host), not loopback: the emulator accepts "
             + "any API key and the public NCMB demo keys, so anyone who can reach this port "
@@ -130,12 +130,13 @@ enum EmulatorCommand {
           store: store, projectID: projectID, logger: context.merging(options).httpLogger,
           tokenSigning: signing,
           recentLoginWindow: window == 0 ? nil : TimeInterval(window))
-        let server = EmulatorServer(host: host, port: port) { request in
+        let notices = EmulatorCommand.notices(verbose: context.merging(options).verbose)
+        let server = EmulatorServer(host: host, port: port, notices: notices) { request in
           await emulator.handle(request)
         }
         let signals = SignalWatch([SIGINT, SIGTERM])
         let bound = try server.start()
-        let base = "http://\(host):\(bound)"
+        let base = "http://\(address.urlHost):\(bound)"
         let signedTokens =
           signing == nil
           ? ""
@@ -152,7 +153,7 @@ enum EmulatorCommand {
             NCMB application key: \(NCMBDemoKeys.applicationKey)
             NCMB client key:      \(NCMBDemoKeys.clientKey)\(signedTokens)
           use it with:
-            export FIREBASE_AUTH_EMULATOR_HOST=\(host):\(bound) \
+            export FIREBASE_AUTH_EMULATOR_HOST=\(address.urlHost):\(bound) \
           FIREBASE_PROJECT_ID=\(projectID) FIREBASE_API_KEY=any-value
             export NCMB_BASE_URL=\(base) NCMB_APPLICATION_KEY=\(NCMBDemoKeys.applicationKey) \
           NCMB_CLIENT_KEY=\(NCMBDemoKeys.clientKey)
@@ -164,10 +165,19 @@ enum EmulatorCommand {
         Console.error("baas emulator: stopped (signal \(received))")
         return .success
       } catch {
-        Console.error("baas emulator: cannot start on \(host):\(port): \(error)")
+        Console.error("baas emulator: cannot start on \(address.urlHost):\(port): \(error)")
         return .failure
       }
     })
+}
+
+extension EmulatorCommand {
+  /// With `--verbose`, next to the request lines on standard error: one line per
+  /// connection closed without an answer (a client talking https to the plain-HTTP port).
+  static func notices(verbose: Bool) -> EmulatorServer.NoticeHandler? {
+    guard verbose else { return nil }
+    return { line in Console.error("baas emulator: \(line)") }
+  }
 }
 
 /// Catches signals through `DispatchSource` signal sources from the moment it is created

@@ -6,33 +6,6 @@ struct ConfigurationExitTests {
   static let firebase = ["BAAS_BACKEND": "firebase", "FIREBASE_API_KEY": "AIzaTest-key"]
 
   @Test(
-    "an IPv6 emulator host or NCMB base URL",
-    arguments: [
-      (["FIREBASE_AUTH_EMULATOR_HOST": "[::1]:9099"], "FIREBASE_AUTH_EMULATOR_HOST"),
-      (
-        [
-          "BAAS_BACKEND": "ncmb", "NCMB_APPLICATION_KEY": "a", "NCMB_CLIENT_KEY": "c",
-          "NCMB_BASE_URL": "http://[::1]:9099",
-        ], "NCMB_BASE_URL"
-      ),
-    ])
-  func ipv6(environment: [String: String], setting: String) async throws {
-    #if canImport(FoundationNetworking)
-      let baas = try Baas()
-      defer { baas.cleanUp() }
-      let result = try await baas.run(
-        ["signin", "--email", "a@example.com", "--json"],
-        environment: Self.firebase.merging(environment) { $1 }.merging([
-          "BAAS_PASSWORD": "pw-123456"
-        ]) { $1 })
-      #expect(result.status == 2, "\(result.allOutput)")
-      let error = try #require(try result.json()["error"] as? [String: Any])
-      #expect(error["code"] as? String == "misconfigured")
-      #expect((error["message"] as? String)?.contains(setting) == true, "\(result.allOutput)")
-    #endif
-  }
-
-  @Test(
     "a project ID outside the rule is refused before any request",
     arguments: [String(repeating: "p", count: 300), "プロジェクト"])
   func projectID(projectID: String) async throws {

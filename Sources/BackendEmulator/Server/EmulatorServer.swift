@@ -24,6 +24,12 @@ import UserBackendKit
 ///   body over ``Limits/maxBodyBytes`` (1 MiB) → `413`; malformed → `400`; an
 ///   incomplete request after ``Limits/requestTimeout`` → `408`. The connection is
 ///   closed after any of these.
+/// - Not HTTP: a connection whose first byte opens a TLS handshake (0x16: a client using
+///   `https://` on this plain-HTTP port) is closed at once without an answer, which a TLS
+///   client could not read, and reported to the notice handler; its client fails at once
+///   with a TLS error instead of waiting for its timeout. A byte no request line can hold
+///   (a NUL or other control byte, one above 0x7E, a bare LF) gets its `400` as soon as it
+///   arrives, not after the request timeout.
 /// - The request URL is `http://<Host header><raw target>`: path and query exactly as
 ///   received (a target with characters that must be percent-encoded is a `400`).
 /// - Binds `127.0.0.1` unless told otherwise; port `0` picks an ephemeral port.
@@ -32,6 +38,11 @@ import UserBackendKit
 public final class EmulatorServer: Sendable {
   /// The request handler: one request in, one response out, never throws.
   public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+  /// Receives one line (no secret, no request bytes) for each connection closed without an
+  /// answer, such as a TLS handshake on this plain-HTTP port. Called from a connection
+  /// thread; must not block.
+  public typealias NoticeHandler = @Sendable (String) -> Void
 
   /// Size limits and timeouts.
   public struct Limits: Sendable, Hashable {
@@ -80,6 +91,7 @@ public final class EmulatorServer: Sendable {
   /// The limits in force.
   public let limits: Limits
   private let handler: Handler
+  private let notices: NoticeHandler?
   private let state = LockedValue(ServerState())
   private let stopping = Atomic<Bool>(false)
   private let connections = DispatchGroup()
@@ -89,13 +101,16 @@ public final class EmulatorServer: Sendable {
   /// - Parameters:
   ///   - host: a numeric address or a name that resolves to one (default loopback).
   ///   - port: `0...65535`; `0` picks a free port (see ``start()``'s result).
+  ///   - notices: receives a line for each connection closed without an answer (`nil`,
+  ///     the default, drops them).
   public init(
     host: String = "127.0.0.1", port: Int = 9099, limits: Limits = Limits(),
-    handler: @escaping Handler
+    notices: NoticeHandler? = nil, handler: @escaping Handler
   ) {
     self.host = host
     self.requestedPort = port
     self.limits = limits
+    self.notices = notices
     self.handler = handler
   }
 
@@ -213,7 +228,8 @@ public final class EmulatorServer: Sendable {
       let stream = SocketStream(fd: fd, wakeFD: wakeFD)
       let connection = HTTPConnection(
         stream: stream, limits: limits, handler: handler,
-        isStopping: { [self] in stopping.load(ordering: .sequentiallyConsistent) })
+        isStopping: { [self] in stopping.load(ordering: .sequentiallyConsistent) },
+        notices: notices)
       let mode = connection.run()
       // Untrack before closing, so stop() never shuts down a reused descriptor.
       state.withLock { _ = $0.openSockets.removeValue(forKey: id) }

@@ -12,6 +12,8 @@ struct HTTPConnection {
   let handler: EmulatorServer.Handler
   /// `true` once the server is stopping: finish the current exchange, then close.
   let isStopping: @Sendable () -> Bool
+  /// Receives one line for a connection closed without an answer; `nil` drops them.
+  var notices: EmulatorServer.NoticeHandler? = nil
 
   /// How the socket should be closed once ``run()`` returns.
   enum CloseMode { case immediate, lingering }
@@ -38,6 +40,10 @@ struct HTTPConnection {
       head = received
       body = try readBody(head, deadline: deadline)
     } catch {
+      guard error.answers else {
+        notices?("closed a connection without an answer: \(error.reason)")
+        return .closeAfterError
+      }
       writeError(error)
       return .closeAfterError
     }
@@ -78,6 +84,9 @@ struct HTTPConnection {
         stream.buffer.removeFirst(end + 4)
         return (head, deadline)
       }
+      // Bytes no request can hold end it now, not after the request timeout: a TLS
+      // handshake (a client talking https to this port) or a binary byte.
+      try HTTPRequestHead.checkStart(stream.buffer)
       guard stream.buffer.count <= limits.maxHeadBytes + 3 else { throw Self.headTooLarge }
       scanned = max(0, stream.buffer.count - 3)
       switch stream.fill(deadline: deadline, watchStop: !started) {

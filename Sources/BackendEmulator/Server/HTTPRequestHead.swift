@@ -6,6 +6,9 @@ struct HTTPWireError: Error, Sendable, Hashable {
   var status: Int
   /// A short, secret-free reason for the response body.
   var reason: String
+  /// `false` when the connection is closed without an answer: the client does not speak
+  /// HTTP (``tlsHandshake``) and could not read one.
+  var answers = true
 
   static func badRequest(_ reason: String) -> HTTPWireError {
     HTTPWireError(status: 400, reason: reason)

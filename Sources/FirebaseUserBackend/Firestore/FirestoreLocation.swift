@@ -46,7 +46,7 @@ extension FirebaseConfiguration {
   /// Auth emulator's address: `baas emulator` serves Firestore on the same port, and an
   /// emulator's ID tokens are useless to production Firestore), else production.
   /// - Throws: ``UserBackendError`` `.misconfigured(setting: "firestoreEmulatorHost")` for a
-  ///   host that is not `host:port` (or an IPv6 literal on Linux), and the errors of
+  ///   host that is not `host:port` (`[::1]:8080` for IPv6), and the errors of
   ///   ``resolvedEndpoints()`` for `projectID`.
   func resolvedFirestore() throws(UserBackendError) -> FirestoreLocation? {
     guard let projectID else { return nil }

@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `baas emulator --host`: a numeric IPv4 or IPv6 address, or `localhost` (127.0.0.1).
+///
+/// IPv6 literals are written bare (`::1`) or in brackets (`[::1]`); the printed URLs and
+/// exports put them in brackets (`http://[::1]:9099`, `FIREBASE_AUTH_EMULATOR_HOST=[::1]:9099`),
+/// which the adapters accept and the default transport (libcurl on Linux) reaches. Host
+/// names other than `localhost` are refused: the emulator binds the one address it is given
+/// and prints it for clients, and a name could resolve to several.
+struct EmulatorListenAddress: Equatable {
+  /// The address to bind, without brackets (`127.0.0.1`, `::1`).
+  let bindHost: String
+  /// `true` for an IPv6 address.
+  let isIPv6: Bool
+  /// `true` for 127.0.0.0/8 and `::1`.
+  let isLoopback: Bool
+
+  /// The host as written in a URL or a `host:port` setting: `127.0.0.1`, `[::1]`.
+  var urlHost: String { isIPv6 ? "[\(bindHost)]" : bindHost }
+
+  /// Parses `--host`; `nil` when it is not an address this command accepts.
+  init?(_ text: String) {
+    if text == "localhost" {
+      self.init(bindHost: "127.0.0.1", isIPv6: false, isLoopback: true)
+      return
+    }
+    var v4 = in_addr()
+    if inet_pton(AF_INET, text, &v4) == 1 {
+      self.init(bindHost: text, isIPv6: false, isLoopback: text.hasPrefix("127."))
+      return
+    }
+    var bare = text
+    if bare.hasPrefix("[") && bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET6, bare, &v6) == 1 else { return nil }
+    let bytes = withUnsafeBytes(of: v6) { Array($0) }
+    let loopback = bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1
+    self.init(bindHost: bare, isIPv6: true, isLoopback: loopback)
+  }
+
+  private init(bindHost: String, isIPv6: Bool, isLoopback: Bool) {
+    self.bindHost = bindHost
+    self.isIPv6 = isIPv6
+    self.isLoopback = isLoopback
+  }
+}
