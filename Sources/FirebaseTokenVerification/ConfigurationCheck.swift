@@ -11,7 +11,8 @@ extension FirebaseTokenVerifier.Configuration {
   /// Checks every setting, without any network call: ``projectID`` follows Google's rule
   /// for project IDs; ``certificatesURL`` is an absolute `http`/`https` URL with a host and
   /// passes `URLLoaderSupport.baseURLProblem` (port 1…65535, no user name or password, no
-  /// query or fragment); ``clockSkew`` is finite and in 0…``maximumClockSkew``;
+  /// query or fragment), and is `https` unless its host is loopback or
+  /// ``acceptsUnsignedTokens`` is on; ``clockSkew`` is finite and in 0…``maximumClockSkew``;
   /// ``minimumRefetchInterval`` is finite and not negative.
   ///
   /// Each of these, unchecked, fails late or silently: a bad URL only as
@@ -27,7 +28,9 @@ extension FirebaseTokenVerifier.Configuration {
     if let problem = FirebaseProjectID.problem(with: projectID) {
       throw TokenRejection(misconfigured: "projectID", problem)
     }
-    if let problem = Self.problem(withCertificatesURL: certificatesURL) {
+    if let problem = Self.problem(withCertificatesURL: certificatesURL)
+      ?? plainHTTPProblem(withCertificatesURL: certificatesURL)
+    {
       throw TokenRejection(misconfigured: "certificatesURL", problem)
     }
     guard clockSkew.isFinite, (0...Self.maximumClockSkew).contains(clockSkew) else {
@@ -49,6 +52,19 @@ extension FirebaseTokenVerifier.Configuration {
       return "must be an http or https URL"
     }
     guard let host = url.host, !host.isEmpty else { return "must name a host" }
-    return URLLoaderSupport.baseURLProblem(url)
+    if let problem = URLLoaderSupport.baseURLProblem(url) { return problem }
+    return nil
+  }
+
+  /// Why fetching the certificates from `url` in plain HTTP is unsafe, or `nil`: anyone on
+  /// the path could swap the signing keys and have forged tokens accepted. Plain HTTP is
+  /// allowed to a loopback host, and when ``acceptsUnsignedTokens`` is on (the Auth
+  /// Emulator, possibly in another container: unsigned tokens pass anyway).
+  func plainHTTPProblem(withCertificatesURL url: URL) -> String? {
+    guard url.scheme?.lowercased() == "http", !acceptsUnsignedTokens,
+      !URLLoaderSupport.isLoopback(host: url.host ?? "")
+    else { return nil }
+    return "must be https unless the host is loopback (plain HTTP would let anyone on the "
+      + "path swap the signing keys)"
   }
 }

@@ -162,13 +162,8 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
     }
   }
 
-  /// `localhost`, `127.0.0.0/8` and `::1`.
-  static func isLoopback(_ host: String) -> Bool {
-    if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
-    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-    return octets.count == 4 && octets[0] == "127"
-      && octets.allSatisfy { UInt8($0) != nil }
-  }
+  /// Loopback by the shared rule, ``BackendHTTP/URLLoaderSupport/isLoopback(host:)``.
+  static func isLoopback(_ host: String) -> Bool { URLLoaderSupport.isLoopback(host: host) }
 }
 
 /// The Auth Emulator's `host:port`, parsed.

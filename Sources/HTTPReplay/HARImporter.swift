@@ -105,18 +105,7 @@ public enum HARImporter {
   }
 
   /// `true` for `localhost`, `127.x.x.x` and `::1`.
-  static func isLoopback(_ host: String) -> Bool {
-    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-    // 127.0.0.0/8 as an IPv4 literal only: `127.evil.example` is a name like any other.
-    let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-    let isLoopbackIPv4 =
-      octets.count == 4 && octets.first == "127"
-      && octets.allSatisfy { part in
-        !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit)
-          && Int(part).map { $0 <= 255 } == true
-      }
-    return bare == "localhost" || bare.hasSuffix(".localhost") || isLoopbackIPv4 || bare == "::1"
-  }
+  static func isLoopback(_ host: String) -> Bool { URLLoaderSupport.isLoopback(host: host) }
 
   /// The HAR structure `cassette lint` checks, minus what only cassettes have (`_replay`;
   /// HAR 1.1 is accepted too), for the log and every entry the import keeps.

@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ struct EmulatorListenAddress: Equatable {
   let bindHost: String
   /// `true` for an IPv6 address.
   let isIPv6: Bool
-  /// `true` for 127.0.0.0/8 and `::1`.
+  /// `true` for 127.0.0.0/8 and `::1` (``BackendHTTP/URLLoaderSupport/isLoopback(host:)``).
   let isLoopback: Bool
 
   /// The host as written in a URL or a `host:port` setting: `127.0.0.1`, `[::1]`.
@@ -32,16 +33,14 @@ struct EmulatorListenAddress: Equatable {
     }
     var v4 = in_addr()
     if inet_pton(AF_INET, text, &v4) == 1 {
-      self.init(bindHost: text, isIPv6: false, isLoopback: text.hasPrefix("127."))
+      self.init(bindHost: text, isIPv6: false, isLoopback: URLLoaderSupport.isLoopback(host: text))
       return
     }
     var bare = text
     if bare.hasPrefix("[") && bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
     var v6 = in6_addr()
     guard inet_pton(AF_INET6, bare, &v6) == 1 else { return nil }
-    let bytes = withUnsafeBytes(of: v6) { Array($0) }
-    let loopback = bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1
-    self.init(bindHost: bare, isIPv6: true, isLoopback: loopback)
+    self.init(bindHost: bare, isIPv6: true, isLoopback: URLLoaderSupport.isLoopback(host: bare))
   }
 
   private init(bindHost: String, isIPv6: Bool, isLoopback: Bool) {

@@ -36,6 +36,9 @@ struct BadConfiguration: Sendable, CustomTestStringConvertible {
       "http://u@127.0.0.1:9099/certs", "ftp://127.0.0.1/certs", "file:///etc/passwd",
       "ws://127.0.0.1:9099/certs", "certs.json", "http:///certs",
       "http://127.0.0.1:9099/certs?alt=json", "http://127.0.0.1:9099/certs#k1",
+      // Plain HTTP off the machine: anyone on the path could swap the signing keys.
+      "http://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
+      "http://10.0.0.5:9099/certs", "http://127.0.0.+1:9099/certs",
     ].map(url)
     + [
       BadConfiguration("projectID empty", "projectID") { $0.projectID = "" },
@@ -85,6 +88,16 @@ struct BadConfiguration: Sendable, CustomTestStringConvertible {
     BadConfiguration("an hour of skew", "") { $0.clockSkew = 3600 },
     BadConfiguration("refetch at every unknown kid", "") { $0.minimumRefetchInterval = 0 },
     BadConfiguration("refetch at most daily", "") { $0.minimumRefetchInterval = 86_400 },
+    BadConfiguration("plain HTTP to localhost", "") {
+      $0.certificatesURL = URL(string: "http://localhost:9099/c")!
+    },
+    BadConfiguration("plain HTTP to ::1", "") {
+      $0.certificatesURL = URL(string: "http://[::1]:9099/c")!
+    },
+    BadConfiguration("plain HTTP to an emulator in another container", "") {
+      $0.certificatesURL = URL(string: "http://firebase:9099/c")!
+      $0.acceptsUnsignedTokens = true
+    },
   ]
 }
 

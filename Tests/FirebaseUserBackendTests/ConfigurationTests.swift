@@ -77,6 +77,9 @@ struct ConfigurationTests {
       ("http://emu:9099/identitytoolkit.googleapis.com/v1/", "emu:9099", true),
       ("https://proxy.example.com/v1/", nil, true),
       ("ftp://proxy.example.com/v1/", nil, false),
+      // Loopback by the shared rule: standard address spellings only.
+      ("http://127.0.0.+1:8080/v1/", nil, false), ("http://[::ffff:127.0.0.1]:8080/v1/", nil, true),
+      ("http://api.localhost:8080/v1/", nil, true),
     ] as [(String, String?, Bool)])
   func plainHTTP(url: String, emulatorHost: String?, allowed: Bool) throws {
     let configuration = FirebaseConfiguration(

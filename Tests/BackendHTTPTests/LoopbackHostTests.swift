@@ -1,0 +1,21 @@
+import BackendHTTP
+import Testing
+
+/// The one loopback rule behind every "plain HTTP only to loopback" check.
+@Suite("URLLoaderSupport.isLoopback(host:)", .timeLimit(.minutes(1)))
+struct LoopbackHostTests {
+  @Test(arguments: [
+    "127.0.0.1", "127.255.255.254", "127.1.2.3", "localhost", "LOCALHOST", "api.localhost",
+    "::1", "[::1]", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1", "[::FFFF:127.9.9.9]",
+  ])
+  func loopback(_ host: String) { #expect(URLLoaderSupport.isLoopback(host: host)) }
+
+  /// Other spellings of 127.0.0.1 that some parsers take (`127.1`, octal, a sign), names
+  /// that only look like loopback, and other addresses.
+  @Test(arguments: [
+    "127.0.0.+1", "127.1", "0177.0.0.1", "0x7f.0.0.1", "2130706433", "127.0.0.1.",
+    "127.evil.example", "127.0.0.1.evil.example", "localhost.evil.example", "127.0.0.256",
+    "1270.0.0.1", "128.0.0.1", "::2", "::ffff:128.0.0.1", "[::1", "", "0.0.0.0", "::",
+  ])
+  func notLoopback(_ host: String) { #expect(!URLLoaderSupport.isLoopback(host: host)) }
+}
