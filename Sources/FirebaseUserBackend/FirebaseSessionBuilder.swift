@@ -136,6 +136,27 @@ enum FirebaseSessionBuilder {
       expiresAt: expiresAt, isNewUser: isNewUser)
   }
 
+  /// Checks that the tokens of an answer belong to `userID`: the answer's own user ID
+  /// (`user_id`, `localId`) when it sends one, and the ID token's `sub` when the token
+  /// has one. Decision: another user's tokens for a stored session are the server
+  /// answering wrongly (or someone answering in its place), not a rejection of the
+  /// session, so the caller stores nothing and keeps the session it has; clearing it
+  /// would let such an answer sign the user out.
+  /// - Parameter answer: the endpoint's name for the message.
+  /// - Throws: `.malformedResponse` naming the answer; the IDs are not quoted.
+  static func checkOwner(
+    userID: String, answered: String?, claims: FirebaseIDTokenClaims?, answer: String
+  ) throws(UserBackendError) {
+    if let answered, answered != userID {
+      throw UserBackendError(
+        .malformedResponse(reason: "the \(answer) answer is for another user"))
+    }
+    if let subject = claims?.sub, subject != userID {
+      throw UserBackendError(
+        .malformedResponse(reason: "the \(answer) answer's ID token is for another user"))
+    }
+  }
+
   private static func nonEmpty(_ text: String?) -> String? {
     guard let text, !text.isEmpty else { return nil }
     return text

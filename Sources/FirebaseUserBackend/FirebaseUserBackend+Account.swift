@@ -116,7 +116,8 @@ extension FirebaseUserBackend {
 
   /// Sends `accounts:update` for the signed-in user, then stores the changed user and
   /// any new tokens (when the same user is still signed in) and publishes
-  /// `.tokenRefreshed` when the tokens changed.
+  /// `.tokenRefreshed` when the tokens changed. An answer for another user (its `localId`
+  /// or its ID token's `sub`) is `.malformedResponse` and nothing is stored.
   ///
   /// - Returns: the session after the change.
   func update(
@@ -130,10 +131,9 @@ extension FirebaseUserBackend {
         secrets: secrets + [session.bearerToken])
       return (session, request, response)
     }
-    if let localId = response.localId, localId != session.user.id {
-      throw UserBackendError(
-        .malformedResponse(reason: "accounts:update answered for another account"))
-    }
+    try FirebaseSessionBuilder.checkOwner(
+      userID: session.user.id, answered: response.localId,
+      claims: response.idToken.flatMap(FirebaseIDTokenClaims.read), answer: "accounts:update")
     let user = FirebaseSessionBuilder.user(
       afterUpdate: response, request: request, previous: session.user)
     var renewed = session

@@ -17,7 +17,7 @@ extension FirebaseUserBackend {
     return try await establish(
       grant: grant, localId: response.localId, email: response.email,
       displayName: response.displayName, phoneNumber: nil, defaultProvider: "anonymous",
-      isNewUser: true)
+      isNewUser: true, answer: "accounts:signUp")
   }
 
   /// ``startPhoneVerification(phoneNumber:appVerification:)`` without a proof: enough
@@ -99,7 +99,8 @@ extension FirebaseUserBackend {
         idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds),
       localId: localId, email: nil, displayName: nil,
       phoneNumber: response.phoneNumber ?? pendingNumber, defaultProvider: "phone",
-      isNewUser: response.isNewUser ?? false, clearingPhoneVerification: true)
+      isNewUser: response.isNewUser ?? false, answer: "accounts:signInWithPhoneNumber",
+      clearingPhoneVerification: true)
   }
 
   /// Signs in with an identity provider's OpenID ID token and raw nonce through
@@ -136,7 +137,7 @@ extension FirebaseUserBackend {
         idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds),
       localId: localId, email: response.email, displayName: response.displayName,
       phoneNumber: nil, defaultProvider: response.providerId ?? provider,
-      isNewUser: response.isNewUser ?? false)
+      isNewUser: response.isNewUser ?? false, answer: "accounts:signInWithIdp")
   }
 
   /// Asks Firebase to email a password-reset link: `accounts:sendOobCode` with

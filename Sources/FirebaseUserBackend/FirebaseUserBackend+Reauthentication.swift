@@ -9,7 +9,8 @@ extension FirebaseUserBackend {
   /// When the answer's `localId` is the signed-in user's, the new tokens replace the
   /// stored ones (the stored user keeps what the sign-in answer does not carry) and
   /// `.tokenRefreshed` is published. When it is another account's, nothing is stored and
-  /// `.userMismatch` is thrown: the signed-in user and its tokens stay.
+  /// `.userMismatch` is thrown: the signed-in user and its tokens stay. An ID token whose
+  /// `sub` is not that `localId` is `.malformedResponse`, and nothing is stored either.
   ///
   /// - Returns: the new session; `isNewUser` is `false`.
   /// - Throws: ``UserBackendError``: `.notSignedIn`, `.unsupported(capability:
@@ -28,12 +29,15 @@ extension FirebaseUserBackend {
         .userMismatch, backendCode: "USER_MISMATCH",
         message: "The credential belongs to another account than the signed-in user.")
     }
+    let claims = FirebaseIDTokenClaims.read(grant.idToken)
+    try FirebaseSessionBuilder.checkOwner(
+      userID: session.user.id, answered: nil, claims: claims,
+      answer: "accounts:signInWithPassword")
     var user = session.user
     if let answered = response.email, !answered.isEmpty { user.email = answered }
     if let name = response.displayName, !name.isEmpty { user.displayName = name }
     let renewed = try FirebaseSessionBuilder.session(
-      user: user, grant: grant, claims: FirebaseIDTokenClaims.read(grant.idToken),
-      isNewUser: false, now: clock.now())
+      user: user, grant: grant, claims: claims, isNewUser: false, now: clock.now())
     try await store(renewed, replacing: session)
     return renewed
   }

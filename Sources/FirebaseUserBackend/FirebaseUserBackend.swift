@@ -86,7 +86,7 @@ public final class FirebaseUserBackend: UserBackend {
     return try await establish(
       grant: grant, localId: response.localId, email: response.email ?? email,
       displayName: response.displayName, phoneNumber: nil, defaultProvider: "password",
-      isNewUser: true)
+      isNewUser: true, answer: "accounts:signUp")
   }
 
   /// Signs in with `accounts:signInWithPassword`.
@@ -104,7 +104,7 @@ public final class FirebaseUserBackend: UserBackend {
     return try await establish(
       grant: grant, localId: response.localId, email: response.email ?? email,
       displayName: response.displayName, phoneNumber: nil, defaultProvider: "password",
-      isNewUser: false)
+      isNewUser: false, answer: "accounts:signInWithPassword")
   }
 
   /// The user stored with the session, or `nil`. No network call; see ``reload()``.
@@ -156,12 +156,19 @@ public final class FirebaseUserBackend: UserBackend {
 
   /// Builds a session from a sign-in answer, stores it (replacing any other) and
   /// publishes `.signedIn`.
+  /// - Parameter answer: the endpoint's name for error messages (`"accounts:signUp"`).
+  /// - Throws: `.malformedResponse`, storing nothing, when `localId` is not a usable user
+  ///   ID (``UserBackendKit/CredentialValidation/userIDProblem(_:)``) or the ID token's
+  ///   `sub` is another user's.
   func establish(
     grant: FirebaseTokenGrant, localId: String, email: String?, displayName: String?,
-    phoneNumber: String?, defaultProvider: String, isNewUser: Bool,
+    phoneNumber: String?, defaultProvider: String, isNewUser: Bool, answer: String,
     clearingPhoneVerification: Bool = false
   ) async throws(UserBackendError) -> AuthSession {
+    try CredentialValidation.validateAnsweredUserID(localId, in: answer)
     let claims = FirebaseIDTokenClaims.read(grant.idToken)
+    try FirebaseSessionBuilder.checkOwner(
+      userID: localId, answered: nil, claims: claims, answer: answer)
     let user = FirebaseSessionBuilder.user(
       id: localId, email: email, displayName: displayName, phoneNumber: phoneNumber,
       providers: [], claims: claims, defaultProvider: defaultProvider)

@@ -18,8 +18,7 @@ extension NCMBUserBackend {
   ///   `.malformedResponse`.
   public func reload() async throws(UserBackendError) -> User {
     let session = try await requireSession()
-    let endpoint = NCMBEndpoint(
-      method: .get, pathSegments: ["users", session.user.id], name: "fetch user")
+    let endpoint = try NCMBUserID.endpoint(.get, userID: session.user.id, name: "fetch user")
     let answer = try await perform(endpoint, sessionToken: session.bearerToken)
     let response = try NCMBClient.decode(
       NCMBUserResponse.self, from: answer, endpoint: "fetch user")
@@ -111,6 +110,8 @@ extension NCMBUserBackend {
 
   /// Sends `PUT /2013-09-01/users/{objectId}` with the session token, then applies
   /// `change` to the stored user and stores it (when the session still holds the token).
+  /// An answer carrying another user's `objectId` is `.malformedResponse` and nothing is
+  /// stored.
   ///
   /// - Returns: the changed user.
   func updateUser(
@@ -119,12 +120,17 @@ extension NCMBUserBackend {
   ) async throws(UserBackendError) -> User {
     let session: AuthSession
     if let given { session = given } else { session = try await requireSession() }
-    let endpoint = NCMBEndpoint(
-      method: .put, pathSegments: ["users", session.user.id],
-      body: try NCMBClient.json(request), name: "update user")
+    let endpoint = try NCMBUserID.endpoint(
+      .put, userID: session.user.id, body: try NCMBClient.json(request), name: "update user")
     let answer = try await perform(endpoint, sessionToken: session.bearerToken)
     if !answer.body.isEmpty {
-      _ = try NCMBClient.decode(NCMBUpdateUserResponse.self, from: answer, endpoint: "update user")
+      let response = try NCMBClient.decode(
+        NCMBUpdateUserResponse.self, from: answer, endpoint: "update user")
+      // The service answers `{"updateDate"}` only; an answer naming another user is not
+      // about this one. A `sessionToken` in it is never stored (NCMB keeps the token).
+      if let objectId = response.objectId, objectId != session.user.id {
+        throw NCMBClient.malformed("update user", "answered for another user")
+      }
     }
     var user = session.user
     change(&user)

@@ -100,8 +100,7 @@ extension NCMBUserBackend {
   ///   E404001: session cleared); `.network` (session kept), `.server`.
   public func deleteAccount() async throws(UserBackendError) {
     let session = try await requireSession()
-    let endpoint = NCMBEndpoint(
-      method: .delete, pathSegments: ["users", session.user.id], name: "delete user")
+    let endpoint = try NCMBUserID.endpoint(.delete, userID: session.user.id, name: "delete user")
     _ = try await perform(endpoint, sessionToken: session.bearerToken)
     try await sessions.signOut(session)
   }

@@ -41,10 +41,13 @@ extension NCMBUserBackend {
   }
 
   /// Stores a new session from a sign-up / sign-in answer and publishes `signedIn`.
-  /// - Throws: `.malformedResponse` when the answer has no session token; store errors.
+  /// - Throws: `.malformedResponse` when the answer has no session token or an `objectId`
+  ///   that is not a usable user ID (``NCMBUserID/checkAnswered(_:in:)``), storing
+  ///   nothing; store errors.
   func establish(
     _ response: NCMBUserResponse, user: User, isNewUser: Bool, endpoint: String
   ) async throws(UserBackendError) -> AuthSession {
+    try NCMBUserID.checkAnswered(response.objectId, in: endpoint)
     guard let token = response.sessionToken, !token.isEmpty else {
       throw NCMBClient.malformed(endpoint, "has no sessionToken")
     }

@@ -217,8 +217,14 @@ struct NCMBUpdateUserRequest: Encodable, Sendable, Hashable {
 struct NCMBUpdateUserResponse: Codable, Sendable, Hashable {
   /// `updateDate`, ISO 8601 text.
   var updateDate: String?
+  /// `objectId`, which the service does not send; read only to refuse an answer about
+  /// another user.
+  var objectId: String?
   /// A value.
-  init(updateDate: String? = nil) { self.updateDate = updateDate }
+  init(updateDate: String? = nil, objectId: String? = nil) {
+    self.updateDate = updateDate
+    self.objectId = objectId
+  }
 }
 
 /// `POST /2013-09-01/requestPasswordReset` body (`docs/wire/ncmb.md` §3, "Password reset mail").

@@ -109,10 +109,15 @@ enum DocCommands {
   }
 
   /// `--user ID`, or `nil` for the signed-in user.
-  /// - Throws: ``UsageError`` for an empty ID.
+  /// - Throws: ``UsageError`` for an ID the shared user-ID rule refuses (empty, `.`, `..`,
+  ///   `/`, `?`, `#`, `%`, …), before any request.
   private static func userOption(_ options: ParsedOptions, command: String) throws -> String? {
     guard let userID = options.value("user") else { return nil }
     guard !userID.isEmpty else { throw UsageError("--user is empty", command: command) }
+    // The adapters' one user-ID rule, so both backends refuse the same IDs here.
+    if let problem = CredentialValidation.userIDProblem(userID) {
+      throw UsageError("--user \(problem)", command: command)
+    }
     return userID
   }
 }

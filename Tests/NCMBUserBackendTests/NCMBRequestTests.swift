@@ -198,17 +198,19 @@ struct NCMBRequestTests {
     let store = InMemorySessionStore(
       PersistedAuthState(
         session: AuthSession(
-          user: User(id: "a b/c", providers: ["password"]), bearerToken: Fixture.sessionToken,
+          // Not an ID the service issues, but one the shared user-ID rule lets through
+          // (a `/` is refused before any request).
+          user: User(id: "a b+c", providers: ["password"]), bearerToken: Fixture.sessionToken,
           refreshToken: nil, expiresAt: nil, isNewUser: false)))
-    let transport = StubTransport([Fixture.response(200, #"{"objectId":"a b/c"}"#)])
+    let transport = StubTransport([Fixture.response(200, #"{"objectId":"a b+c"}"#)])
     let backend = try Fixture.backend(transport, store: store)
     _ = try await backend.reload()
     let request = try #require(transport.requests.first)
-    #expect(request.rawPath == "/2013-09-01/users/a%20b%2Fc")
+    #expect(request.rawPath == "/2013-09-01/users/a%20b%2Bc")
     #expect(
       request.headerFields["X-NCMB-Signature"]
         == Fixture.hmac(
-          "GET\nmbaas.api.nifcloud.com\n/2013-09-01/users/a%20b%2Fc\n" + Fixture.fixedParams))
+          "GET\nmbaas.api.nifcloud.com\n/2013-09-01/users/a%20b%2Bc\n" + Fixture.fixedParams))
   }
 
   @Test("the timestamp follows the injected clock")

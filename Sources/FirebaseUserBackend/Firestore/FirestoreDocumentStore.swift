@@ -172,7 +172,7 @@ struct FirestoreDocumentStore: UserDocumentStore {
     userID: String, values: [String: DocumentValue], mask: [String]?, mustNotExist: Bool,
     stamps: [[String]], token: String
   ) throws(UserBackendError) -> HTTPRequest {
-    let write = FirestoreWrite(
+    let write = try FirestoreWrite(
       update: .init(
         name: location.documentName(userID: userID), fields: values.mapValues(FirestoreValue.init)),
       updateMask: mask.map { FirestoreWrite.Mask(fieldPaths: $0) },
@@ -282,20 +282,13 @@ struct FirestoreDocumentStore: UserDocumentStore {
 
   // MARK: Input checks
 
-  /// Firestore's limits on document IDs: not empty, at most 1 500 bytes, no `/`, not `.`
-  /// or `..`, not `__…__`.
+  /// A given user ID checked with ``FirestoreLocation/documentID(_:)`` (the shared
+  /// user-ID rule and Firestore's reserved names); `nil` stays `nil` (the signed-in user,
+  /// whose stored ID the same check meets when the request is built).
   /// - Throws: `.invalidInput(field: "userID")`.
   static func checkedUserID(_ userID: String?) throws(UserBackendError) -> String? {
     guard let userID else { return nil }
-    func invalid(_ reason: String) -> UserBackendError {
-      UserBackendError(.invalidInput(field: "userID", reason: reason))
-    }
-    if userID.isEmpty { throw invalid("must not be empty") }
-    if userID.utf8.count > 1_500 { throw invalid("is longer than 1500 bytes") }
-    if userID.contains("/") { throw invalid("must not contain /") }
-    if userID == "." || userID == ".." { throw invalid("must not be . or ..") }
-    if isReserved(userID) { throw invalid("names of the form __…__ are reserved by Firestore") }
-    return userID
+    return try FirestoreLocation.documentID(userID)
   }
 
   /// The shared checks (``DocumentValidation``), then Firestore's own: no name (also of a

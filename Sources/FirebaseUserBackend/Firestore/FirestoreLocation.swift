@@ -13,18 +13,39 @@ struct FirestoreLocation: Sendable, Hashable {
   /// The collection of the users' documents.
   static let collection = "users"
 
-  /// The URL of `users/{userID}` (the ID percent-encoded, RFC 3986 unreserved characters
-  /// kept).
-  func documentURL(userID: String) -> URL? {
-    URL(string: documentsURL + "/" + Self.collection + "/" + Self.escape(userID))
+  /// The URL of `users/{userID}`: the checked ID (``documentID(_:)``) percent-encoded
+  /// (RFC 3986 unreserved characters kept).
+  /// - Throws: `.invalidInput(field: "userID")`, before any request.
+  func documentURL(userID: String) throws(UserBackendError) -> URL? {
+    URL(
+      string: documentsURL + "/" + Self.collection + "/" + Self.escape(try Self.documentID(userID)))
   }
 
   /// `…/documents:commit`.
   var commitURL: URL? { URL(string: documentsURL + ":commit") }
 
-  /// The document's resource name, `projects/…/documents/users/{userID}` (unescaped).
-  func documentName(userID: String) -> String {
-    resourceRoot + "/" + Self.collection + "/" + userID
+  /// The document's resource name, `projects/…/documents/users/{userID}`: the checked ID
+  /// (``documentID(_:)``) written raw, as resource names are. The same ID the URL of
+  /// ``documentURL(userID:)`` carries percent-encoded, so reads and writes address one
+  /// document.
+  /// - Throws: `.invalidInput(field: "userID")`, before any request.
+  func documentName(userID: String) throws(UserBackendError) -> String {
+    resourceRoot + "/" + Self.collection + "/" + (try Self.documentID(userID))
+  }
+
+  /// The one check of a user's document ID, whether given (`userID:`) or the signed-in
+  /// user's: the shared user-ID rule
+  /// (``UserBackendKit/CredentialValidation/userIDProblem(_:)``: not empty, at most 128
+  /// characters, not `.` or `..`, no `/`, `\`, `?`, `#`, `%` or control characters), then
+  /// Firestore's own: not `__…__` (reserved). Well within Firestore's 1,500 bytes.
+  /// - Throws: `.invalidInput(field: "userID")`.
+  static func documentID(_ userID: String) throws(UserBackendError) -> String {
+    try CredentialValidation.validateUserID(userID)
+    if userID.count >= 4 && userID.hasPrefix("__") && userID.hasSuffix("__") {
+      throw UserBackendError(
+        .invalidInput(field: "userID", reason: "names of the form __…__ are reserved by Firestore"))
+    }
+    return userID
   }
 
   static func escape(_ segment: String) -> String {

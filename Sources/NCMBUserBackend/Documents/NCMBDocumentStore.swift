@@ -150,8 +150,7 @@ struct NCMBDocumentStore: UserDocumentStore {
   private func read(_ uid: String, session: AuthSession) async throws(UserBackendError)
     -> (document: UserDocument?, nonce: String?)
   {
-    let endpoint = NCMBEndpoint(
-      method: .get, pathSegments: ["users", uid], name: "user document read")
+    let endpoint = try NCMBUserID.endpoint(.get, userID: uid, name: "user document read")
     let answer = try await send(endpoint, uid: uid, session: session)
     guard uid == session.user.id else {
       throw UserBackendError(
@@ -163,6 +162,9 @@ struct NCMBDocumentStore: UserDocumentStore {
         as? [String: Any]
     else {
       throw NCMBClient.malformed("user document read", "is not a JSON object")
+    }
+    if let objectId = object["objectId"], objectId as? String != uid {
+      throw NCMBClient.malformed("user document read", "is another user's object")
     }
     guard let marker = object[Self.createDateField] else { return (nil, nil) }
     guard
@@ -187,9 +189,9 @@ struct NCMBDocumentStore: UserDocumentStore {
   private func write(_ members: [String: String], uid: String, session: AuthSession)
     async throws(UserBackendError)
   {
-    let endpoint = NCMBEndpoint(
-      method: .put, pathSegments: ["users", uid],
-      body: Data(NCMBDocumentCoding.object(members).utf8), name: "user document write")
+    let endpoint = try NCMBUserID.endpoint(
+      .put, userID: uid, body: Data(NCMBDocumentCoding.object(members).utf8),
+      name: "user document write")
     _ = try await send(endpoint, uid: uid, session: session)
   }
 
@@ -218,15 +220,14 @@ struct NCMBDocumentStore: UserDocumentStore {
 
   // MARK: Input checks
 
-  /// An object ID is not empty and has no `/`.
-  /// - Throws: `.invalidInput(field: "userID")`.
+  /// A given user ID checked with the shared rule
+  /// (``UserBackendKit/CredentialValidation/validateUserID(_:field:)``, as the Firebase
+  /// adapter and the CLI check it); `nil` stays `nil` (the signed-in user, whose stored ID
+  /// ``NCMBUserID/endpoint(_:userID:body:name:)`` checks when the request is built).
+  /// - Throws: `.invalidInput(field: "userID")`, before any request.
   static func checkedUserID(_ userID: String?) throws(UserBackendError) -> String? {
     guard let userID else { return nil }
-    if userID.isEmpty || userID.contains("/") {
-      throw UserBackendError(
-        .invalidInput(field: "userID", reason: "must be a non-empty object ID without /"))
-    }
-    return userID
+    return try CredentialValidation.validateUserID(userID)
   }
 
   /// The shared checks (``DocumentValidation``, with the reserved names), then NCMB's: no
