@@ -15,8 +15,9 @@ import Foundation
 ///   (`<NAME_1>`), its constant, or a redacted unsigned JWT;
 /// - a body whose content coding cannot be decoded (it cannot be checked);
 /// - what a cassette never holds (``NeverStoredParts``): user information or a fragment
-///   in a request URL, a `Cookie`, `Set-Cookie` or `Proxy-Authorization` header field, a
-///   non-empty HAR `cookies` list.
+///   in a request URL, user information in a redirect (`Location`, `redirectURL`), a
+///   `Cookie`, `Set-Cookie` or `Proxy-Authorization` header field, a non-empty HAR
+///   `cookies` list.
 enum DecodedLeakScan {
   /// One problem: where (a field path) and what (never the value).
   struct Problem: Hashable, CustomStringConvertible {
@@ -194,6 +195,14 @@ enum DecodedLeakScan {
     mutating func response(_ response: [String: Any], _ path: String) {
       let headers = nameValues(response["headers"])
       neverStored(headers: headers, cookies: response["cookies"], path)
+      // A redirect's target: user information in it is a credential.
+      let redirects =
+        headers.enumerated().filter { $0.element.name.lowercased() == "location" }.map {
+          ("\(path).headers[\($0.offset)] (\($0.element.name))", $0.element.value)
+        } + [(path + ".redirectURL", response["redirectURL"] as? String ?? "")]
+      for (place, url) in redirects where NeverStoredParts.userInformationRange(in: url) != nil {
+        report(place, "user information in a redirect URL (a credential; never stored)")
+      }
       for (index, header) in headers.enumerated() {
         text(header.value, "\(path).headers[\(index)] (\(header.name))")
       }

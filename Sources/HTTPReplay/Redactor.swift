@@ -67,7 +67,8 @@ public final class Redactor: Sendable {
   }
 
   /// The response with only allow-listed header fields (values redacted; `Set-Cookie` never,
-  /// even when allow-listed) and the body redacted like a request body.
+  /// even when allow-listed; `Location` without user information) and the body redacted
+  /// like a request body.
   public func redact(_ response: HTTPResponse) -> HTTPResponse {
     state.withLock { table in
       var result = response
@@ -81,7 +82,10 @@ public final class Redactor: Sendable {
       where allowed.contains(field.name.lowercased())
         && !NeverStoredParts.isNeverStoredHeader(field.name)
       {
-        fields.append(name: field.name, value: table.redactText(field.value))
+        let value =
+          field.name.lowercased() == "location"
+          ? NeverStoredParts.strippingUserInformation(field.value) : field.value
+        fields.append(name: field.name, value: table.redactText(value))
       }
       result.headerFields = fields
       result.body = table.redactBody(

@@ -49,6 +49,11 @@ struct CredentialPartsTests {
       description: "Set-Cookie",
       responseHeaders: [["name": "Set-Cookie", "value": "SID=\(secret); HttpOnly"]]),
     Place(
+      description: "user information in a redirect's Location",
+      responseHeaders: [
+        ["name": "Location", "value": "https://bob:\(secret)@example.com/next"]
+      ]),
+    Place(
       description: "request cookies", requestCookies: [["name": "SID", "value": secret]]),
     Place(
       description: "response cookies", responseCookies: [["name": "SID", "value": secret]]),
