@@ -37,8 +37,10 @@ public struct HTTPExchangeRecord: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `url` as logged: every query value replaced by `<redacted>` (names kept, so
-  /// `key=<redacted>` shows a key was sent), user information and fragment removed.
-  /// Path segments are kept: none of the services puts a secret in a path.
+  /// `key=<redacted>` shows a key was sent), user information and fragment removed, and
+  /// what cannot be read as `name=value` redacted whole: a bare query item and a path
+  /// segment's parameters (``LoggedRequestTarget``). Path segments are kept otherwise:
+  /// none of the services puts a secret in a path.
   public static func redact(_ url: URL) -> String {
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
       return "(unparsable URL)"
@@ -47,15 +49,14 @@ public struct HTTPExchangeRecord: Sendable, Hashable, CustomStringConvertible {
     components.password = nil
     components.fragment = nil
     let query = components.percentEncodedQuery
+    let path = components.percentEncodedPath
     components.percentEncodedQuery = nil
+    components.percentEncodedPath = ""
     guard let base = components.string else { return "(unparsable URL)" }
-    guard let query else { return base }
     // Built as text: `<redacted>` is not valid in a URL, and this is never parsed again.
-    let names = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-      guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-      return pair[..<equals] + "=<redacted>"
-    }
-    return base + "?" + names.joined(separator: "&")
+    let target = base + LoggedRequestTarget.path(path)
+    guard let query else { return target }
+    return target + "?" + LoggedRequestTarget.query(query)
   }
 }
 

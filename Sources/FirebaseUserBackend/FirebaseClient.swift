@@ -112,27 +112,9 @@ struct FirebaseClient: Sendable {
     }
   }
 
-  /// Replaces every secret (raw and percent-encoded) in the error's texts.
+  /// Replaces every secret (raw and percent-encoded) in the error's texts, its password
+  /// requirements included (`SecretRedaction.redact(_:secrets:)` for errors).
   static func scrub(_ error: UserBackendError, secrets: [String]) -> UserBackendError {
-    let secrets = secrets.filter { $0.count >= 4 }
-    guard !secrets.isEmpty else { return error }
-    func clean(_ text: String) -> String { SecretRedaction.redact(text, secrets: secrets) }
-    var result = error
-    result.message = clean(error.message)
-    switch error.code {
-    case .server(let status, let code, let message):
-      result.code = .server(status: status, code: code.map(clean), message: message.map(clean))
-    case .network(let reason): result.code = .network(reason: clean(reason))
-    case .malformedResponse(let reason): result.code = .malformedResponse(reason: clean(reason))
-    case .invalidInput(let field, let reason):
-      result.code = .invalidInput(field: field, reason: clean(reason))
-    case .misconfigured(let setting, let reason):
-      result.code = .misconfigured(setting: setting, reason: clean(reason))
-    default: break
-    }
-    if let code = error.backendCode {
-      result.backendCode = BackendErrorCode(rawValue: clean(code.rawValue))
-    }
-    return result
+    SecretRedaction.redact(error, secrets: secrets)
   }
 }

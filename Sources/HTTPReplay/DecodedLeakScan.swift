@@ -13,7 +13,11 @@ import Foundation
 /// - a field the rules name (`password`, `refreshToken`, `sessionToken`, `oobCode`, the
 ///   `key` query parameter, `X-NCMB-Apps-Session-Token`, …) holding anything but an alias
 ///   (`<NAME_1>`), its constant, or a redacted unsigned JWT;
-/// - a body whose content coding cannot be decoded (it cannot be checked).
+/// - a body whose content coding cannot be decoded (it cannot be checked);
+/// - what a cassette never holds (``NeverStoredParts``): user information or a fragment
+///   in a request URL, user information in a redirect (`Location`, `redirectURL`), a
+///   `Cookie`, `Set-Cookie` or `Proxy-Authorization` header field, a non-empty HAR
+///   `cookies` list.
 enum DecodedLeakScan {
   /// One problem: where (a field path) and what (never the value).
   struct Problem: Hashable, CustomStringConvertible {
@@ -130,8 +134,24 @@ enum DecodedLeakScan {
       }
     }
 
+    /// Header fields and cookies a cassette never holds (``NeverStoredParts``).
+    mutating func neverStored(
+      headers: [(name: String, value: String)], cookies: Any?, _ path: String
+    ) {
+      for (index, header) in headers.enumerated()
+      where NeverStoredParts.isNeverStoredHeader(header.name) {
+        report(
+          "\(path).headers[\(index)] (\(header.name))",
+          "\(header.name) header field (a credential; never stored)")
+      }
+      if let cookies = cookies as? [Any], !cookies.isEmpty {
+        report(path + ".cookies", "cookies (credentials; never stored)")
+      }
+    }
+
     mutating func request(_ request: [String: Any], _ path: String) {
       let headers = nameValues(request["headers"])
+      neverStored(headers: headers, cookies: request["cookies"], path)
       for (index, header) in headers.enumerated() {
         let rule = rules.requestHeaders.first {
           $0.name.lowercased() == header.name.lowercased() && $0.kind != .remove
@@ -140,6 +160,7 @@ enum DecodedLeakScan {
         text(header.value, "\(path).headers[\(index)] (\(header.name))")
       }
       if let url = request["url"] as? String {
+        for problem in NeverStoredParts.urlProblems(url) { report(path + ".url", problem) }
         text(url, path + ".url")
         if let components = URLComponents(string: url) {
           for segment in components.percentEncodedPath.split(separator: "/") {
@@ -173,6 +194,15 @@ enum DecodedLeakScan {
 
     mutating func response(_ response: [String: Any], _ path: String) {
       let headers = nameValues(response["headers"])
+      neverStored(headers: headers, cookies: response["cookies"], path)
+      // A redirect's target: user information in it is a credential.
+      let redirects =
+        headers.enumerated().filter { $0.element.name.lowercased() == "location" }.map {
+          ("\(path).headers[\($0.offset)] (\($0.element.name))", $0.element.value)
+        } + [(path + ".redirectURL", response["redirectURL"] as? String ?? "")]
+      for (place, url) in redirects where NeverStoredParts.userInformationRange(in: url) != nil {
+        report(place, "user information in a redirect URL (a credential; never stored)")
+      }
       for (index, header) in headers.enumerated() {
         text(header.value, "\(path).headers[\(index)] (\(header.name))")
       }

@@ -21,7 +21,10 @@ public enum HARImporter {
   /// kept, its bodies decoded (base64, gzip/deflate; the `Content-Encoding` header dropped),
   /// then redacted with `rules` (one alias table for the whole file, so a value a rule marks
   /// as secret anywhere is replaced everywhere, before and after that place); cookies, HTTP/2
-  /// pseudo-headers and response headers outside the allow-list are dropped. An existing
+  /// pseudo-headers and response headers outside the allow-list are dropped, and so are the
+  /// parts a cassette never holds (``NeverStoredParts``: URL user information and fragments,
+  /// `Proxy-Authorization`): dropped, not refused, since a browser export often has them on
+  /// every entry and the rest of the request is complete without them. An existing
   /// `_replay` block supplies backend, contract, seed and variables; otherwise the
   /// parameters do. The clock is the `_replay` clock, else the first entry's
   /// `startedDateTime`, else 1970-01-01. The result passes `cassette lint`.

@@ -14,6 +14,11 @@ public enum LeakForm: String, Sendable, Hashable, Codable, CaseIterable, CustomS
   case base64
   /// Base64url, at any byte alignment.
   case base64url
+  /// The UTF-8 bytes as hex digits, either case (`68756e74…`).
+  case hex
+  /// HTML/XML character references: every character as `&#104;`, `&#x68;` or `&#X68;`,
+  /// or only the markup characters escaped (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`).
+  case htmlCharacterReferences
   /// A Google API key shape: `AIza` followed by 35 of `[0-9A-Za-z_-]`.
   case googleAPIKey
   /// A signed JWT shape: three base64url segments with a non-empty signature.
@@ -27,6 +32,8 @@ public enum LeakForm: String, Sendable, Hashable, Codable, CaseIterable, CustomS
     case .jsonEscaped: "JSON-escaped"
     case .base64: "base64"
     case .base64url: "base64url"
+    case .hex: "hex"
+    case .htmlCharacterReferences: "HTML character reference"
     case .googleAPIKey: "Google API key shape"
     case .signedJWT: "signed JWT shape"
     }
@@ -63,8 +70,9 @@ public struct LeakFinding: Sendable, Hashable, Codable, CustomStringConvertible 
 }
 
 /// Scans bytes for secrets before they are written anywhere (docs/cassettes.md
-/// §8): every configured secret in raw, percent-encoded, JSON-escaped, base64 and base64url
-/// forms, plus generic shapes (Google API keys, signed JWTs).
+/// §8): every configured secret in raw, percent-encoded, JSON-escaped, base64, base64url,
+/// hex and HTML character reference forms, plus generic shapes (Google API keys, signed
+/// JWTs).
 public enum LeakScanner {
   /// Secrets shorter than this are skipped (too likely to match by accident).
   public static let minimumSecretLength = 4
@@ -118,6 +126,20 @@ public enum LeakScanner {
       add(.jsonEscaped, once)
       for twice in jsonEscapes(once) { add(.jsonEscaped, twice) }
     }
+    let bytes = Array(secret.utf8)
+    add(.hex, bytes.map { String(format: "%02x", $0) }.joined())
+    add(.hex, bytes.map { String(format: "%02X", $0) }.joined())
+    let scalars = secret.unicodeScalars
+    add(.htmlCharacterReferences, scalars.map { "&#\($0.value);" }.joined())
+    add(
+      .htmlCharacterReferences, scalars.map { "&#x\(String($0.value, radix: 16));" }.joined())
+    add(
+      .htmlCharacterReferences,
+      scalars.map { "&#x\(String($0.value, radix: 16, uppercase: true));" }.joined())
+    add(
+      .htmlCharacterReferences,
+      scalars.map { "&#X\(String($0.value, radix: 16, uppercase: true));" }.joined())
+    add(.htmlCharacterReferences, htmlEscaped(secret))
     let raw = Data(secret.utf8)
     for alignment in 0..<3 {
       if let stable = stableBase64(raw, alignment: alignment) {
@@ -125,6 +147,22 @@ public enum LeakScanner {
         add(
           .base64url,
           stable.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
+      }
+    }
+    return result
+  }
+
+  /// `text` with `&`, `<`, `>`, `"` and `'` as HTML character references.
+  static func htmlEscaped(_ text: String) -> String {
+    var result = ""
+    for character in text {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&#39;"
+      default: result.append(character)
       }
     }
     return result

@@ -40,8 +40,10 @@ public final class Redactor: Sendable {
   }
 
   /// The request with every rule applied: query parameters (in the URL), header fields
-  /// (removed ones dropped), JSON and form body fields, secret shapes (API keys, refresh
-  /// tokens, JWTs) anywhere, and values already aliased wherever they appear. Values are
+  /// (removed ones dropped; cookies and proxy credentials always, as are the URL's user
+  /// information and fragment: ``NeverStoredParts``), JSON and form body fields, secret
+  /// shapes (API keys, refresh tokens, JWTs) anywhere, and values already aliased wherever
+  /// they appear. Values are
   /// compared decoded: percent-encoding in the path, query and form bodies, JSON escapes,
   /// and gzip/deflate content codings (the body is stored decoded, without
   /// `Content-Encoding`/`Content-Length`).
@@ -51,7 +53,7 @@ public final class Redactor: Sendable {
       let (body, decodedFields) = Self.decodedBody(request.body, fields: request.headerFields)
       result.url = table.redactURL(request.url, rules: rules)
       var fields = HTTPFields()
-      for field in decodedFields {
+      for field in decodedFields where !NeverStoredParts.isNeverStoredHeader(field.name) {
         let rule = rules.requestHeaders.first { $0.name.lowercased() == field.name.lowercased() }
         if let value = table.redactHeader(field.value, rule: rule) {
           fields.append(name: table.redactText(field.name), value: value)
@@ -64,8 +66,9 @@ public final class Redactor: Sendable {
     }
   }
 
-  /// The response with only allow-listed header fields (values redacted) and the body
-  /// redacted like a request body.
+  /// The response with only allow-listed header fields (values redacted; `Set-Cookie` never,
+  /// even when allow-listed; `Location` without user information) and the body redacted
+  /// like a request body.
   public func redact(_ response: HTTPResponse) -> HTTPResponse {
     state.withLock { table in
       var result = response
@@ -75,8 +78,14 @@ public final class Redactor: Sendable {
       let allowed = Set(
         (rules.responseHeaderAllowList + ["Content-Encoding"]).map { $0.lowercased() })
       var fields = HTTPFields()
-      for field in decodedFields where allowed.contains(field.name.lowercased()) {
-        fields.append(name: field.name, value: table.redactText(field.value))
+      for field in decodedFields
+      where allowed.contains(field.name.lowercased())
+        && !NeverStoredParts.isNeverStoredHeader(field.name)
+      {
+        let value =
+          field.name.lowercased() == "location"
+          ? NeverStoredParts.strippingUserInformation(field.value) : field.value
+        fields.append(name: field.name, value: table.redactText(value))
       }
       result.headerFields = fields
       result.body = table.redactBody(
@@ -210,15 +219,11 @@ struct AliasTable {
       let redacted = redactPairs(query, rules: rules.queryParameters, plusIsSpace: false)
       components.percentEncodedQuery = redacted.isEmpty ? nil : redacted
     }
-    // The parts no rule names (fragment, user, password) are free text, compared decoded.
-    if let fragment = components.fragment, redactText(fragment) != fragment {
-      components.fragment = redactText(fragment)
-    }
-    if let user = components.user, redactText(user) != user { components.user = redactText(user) }
-    if let password = components.password, redactText(password) != password {
-      components.password = redactText(password)
-    }
-    return components.url ?? url
+    // User information and the fragment are never stored (`NeverStoredParts`).
+    components.percentEncodedUser = nil
+    components.percentEncodedPassword = nil
+    components.percentEncodedFragment = nil
+    return components.url ?? NeverStoredParts.strippingURL(url)
   }
 
   /// Redacts `name=value&…` text (a query or a form body), re-encoding only changed values.
@@ -320,8 +325,8 @@ struct AliasTable {
   }
 
   /// `value` as it can stand in text: the forms ``LeakScanner`` looks for (raw,
-  /// percent-encoded, JSON-escaped, base64 and base64url), so what the scan would find is
-  /// what redaction replaces.
+  /// percent-encoded, JSON-escaped, base64, base64url, hex, HTML character references), so
+  /// what the scan would find is what redaction replaces.
   static func encodedForms(of value: String) -> [String] {
     LeakScanner.forms(of: value).map { String(decoding: $0.1, as: UTF8.self) }
   }

@@ -124,13 +124,16 @@ enum HumanOutput {
   }
 
   /// The stderr lines for a failed operation: the portable code, the backend's code, the
-  /// message and, when one applies, a hint. The message may quote the server, so it is
-  /// made terminal-safe (``TerminalText/safe(_:keepingNewlines:)``).
+  /// message and, when one applies, a hint. Both lines may quote the server (a hint repeats
+  /// the password rules it listed), so both are made terminal-safe
+  /// (``TerminalText/safe(_:keepingNewlines:)``).
   static func errorLines(_ error: UserBackendError, backend: String?, hint withHint: Bool = true)
     -> [String]
   {
     var lines = ["baas: error: \(TerminalText.safe(error.description))"]
-    if withHint, let hint = hint(for: error, backend: backend) { lines.append("hint: \(hint)") }
+    if withHint, let hint = hint(for: error, backend: backend) {
+      lines.append("hint: \(TerminalText.safe(hint))")
+    }
     return lines
   }
 

@@ -102,7 +102,11 @@ struct LoggedURLTests {
       (
         "https://securetoken.googleapis.com/v1/token", "https://securetoken.googleapis.com/v1/token"
       ),
-      ("https://example.com/a?flag&x=", "https://example.com/a?flag&x=<redacted>"),
+      // A bare item or a path parameter cannot be told from a secret: redacted whole.
+      ("https://example.com/a?flag&x=", "https://example.com/a?<redacted>&x=<redacted>"),
+      ("https://example.com/a;key=s3cr3t/b?x=1", "https://example.com/a;<redacted>/b?x=<redacted>"),
+      ("https://example.com/a;p=1;s3cr3t", "https://example.com/a;<redacted>"),
+      ("https://example.com/a?s3cr3t", "https://example.com/a?<redacted>"),
     ])
   func redactedURL(_ input: String, _ expected: String) throws {
     #expect(HTTPExchangeRecord.redact(try #require(URL(string: input))) == expected)

@@ -6,7 +6,8 @@ import UserBackendKit
 /// ``capacity`` entries (the oldest is dropped), thread-safe.
 ///
 /// An entry keeps the method, the path with every query value replaced by `<redacted>`
-/// (names kept: `?key=<redacted>`), the status, the duration and the protocol. It never
+/// (names kept: `?key=<redacted>`; a bare item `?x` and path parameters `;x` redacted
+/// whole), the status, the duration and the protocol. It never
 /// keeps a header field or a body, so API keys, ID tokens, refresh tokens, session tokens,
 /// passwords and codes sent in them are never stored; the ones sent in the query are
 /// redacted before the entry is made. Paths are cut to ``maximumPathLength`` characters.
@@ -92,16 +93,13 @@ public final class EmulatorRequestLog: Sendable {
     }
   }
 
-  /// The request's raw path, and its query with every value replaced by `<redacted>`.
+  /// The request's raw path, and its query with every value replaced by `<redacted>`;
+  /// a bare query item and a path segment's parameters (`;…`) are redacted whole
+  /// (``BackendHTTP/LoggedRequestTarget``): what cannot be read as `name=value` could be a
+  /// secret.
   static func redactedPath(_ request: HTTPRequest) -> String {
-    var path = request.rawPath.isEmpty ? "/" : request.rawPath
-    if let query = request.rawQuery {
-      let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-        guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-        return pair[..<equals] + "=<redacted>"
-      }
-      path += "?" + pairs.joined(separator: "&")
-    }
+    var path = LoggedRequestTarget.path(request.rawPath.isEmpty ? "/" : request.rawPath)
+    if let query = request.rawQuery { path += "?" + LoggedRequestTarget.query(query) }
     guard path.count > maximumPathLength else { return path }
     return String(path.prefix(maximumPathLength - 1)) + "…"
   }
