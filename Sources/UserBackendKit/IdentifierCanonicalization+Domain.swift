@@ -19,6 +19,8 @@ extension IdentifierCanonicalization {
   ///   `example.com`, so accepting it would give one mailbox two spellings (two accounts
   ///   on a backend that compares text), and mail software does not expect it in an
   ///   address. An empty label anywhere (`example..com`, `.example.com`) is refused.
+  /// - **An address literal** (`user@[127.0.0.1]`) is refused: it is no host name, and
+  ///   no backend here delivers to one.
   public static func isUsableDomain(_ domain: String) -> Bool {
     let bytes = domain.utf8
     guard !bytes.isEmpty, bytes.count <= maximumDomainLength else { return false }

@@ -49,11 +49,9 @@ public enum IdentifierCanonicalization {
     // is an `@` whatever follows it.
     let parts = folded.utf8.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-      !containsWhitespace(folded), !containsControlOrFormatCharacters(folded)
+      !containsWhitespace(folded), !containsControlOrFormatCharacters(folded),
+      let domain = asciiDomain(String(folded[parts[1].startIndex...]))
     else { throw malformedEmail }
-    guard let domain = asciiDomain(String(folded[parts[1].startIndex...])) else {
-      throw malformedEmailDomain
-    }
     let canonical = folded[..<parts[0].endIndex] + "@" + domain
     guard CredentialValidation.limitedLength(canonical) <= CredentialValidation.maximumEmailLength
     else { throw malformedEmail }
@@ -169,9 +167,4 @@ public enum IdentifierCanonicalization {
 
   static let malformedEmail = UserBackendError(
     .invalidEmail, message: "The email address is malformed.")
-
-  static let malformedEmailDomain = UserBackendError(
-    .invalidEmail,
-    message: "The email address is malformed: its domain must be labels of 1 to 63 letters, "
-      + "digits and hyphens (no hyphen first or last) separated by single dots.")
 }
