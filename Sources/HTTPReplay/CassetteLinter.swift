@@ -63,8 +63,12 @@ public enum CassetteLinter {
         data = try BoundedFileRead.data(contentsOf: url, limit: BoundedFileRead.largeFileLimit)
       } catch {
         let message =
-          error is BoundedFileRead.TooLarge
-          ? "is larger than \(BoundedFileRead.largeFileLimit) bytes" : "cannot be read"
+          switch error {
+          case is BoundedFileRead.TooLarge:
+            "is larger than \(BoundedFileRead.largeFileLimit) bytes"
+          case let error as BoundedFileRead.NotRegularFile: error.reason
+          default: "cannot be read"
+          }
         findings.append(Finding(file: name, location: "(file)", message: message, kind: .schema))
         continue
       }

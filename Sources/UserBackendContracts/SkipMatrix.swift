@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// The pinned skip matrix, `Contracts/skips.json`: for each backend, the contracts it
 /// skips and the capabilities it lacks for them.
@@ -43,7 +44,10 @@ public struct SkipMatrix: Sendable, Hashable, Codable {
     guard FileManager.default.fileExists(atPath: url.path) else { return SkipMatrix(backends: [:]) }
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try BoundedFileRead.data(contentsOf: url, limit: BoundedFileRead.smallFileLimit)
+    } catch let error as BoundedFileRead.NotRegularFile {
+      throw ContractLoadError(
+        path: url.path, keyPath: "", problem: .unreadable(reason: error.reason))
     } catch {
       throw ContractLoadError(
         path: url.path, keyPath: "", problem: .unreadable(reason: "cannot read the file"))

@@ -1,8 +1,19 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads a whole file whose size someone else controls (a contract, a cassette, a HAR
-/// export, a configuration file) without reading past a limit: a file of gigabytes, or
-/// `/dev/zero`, is refused after `limit + 1` bytes instead of filling memory.
+/// export, a configuration file, a session file) without reading past a limit and without
+/// blocking: only a regular file is read. The file is opened with `O_NONBLOCK` (opening a
+/// FIFO that has no writer would otherwise wait forever) and checked with `fstat` on the
+/// open descriptor (so a symbolic link to `/dev/zero` is judged by what it points at, and
+/// nothing can swap the file between the check and the read); a FIFO, a device, a socket
+/// or a directory is refused with ``NotRegularFile``. A regular file larger than the
+/// limit is refused after `limit + 1` bytes instead of filling memory.
 package enum BoundedFileRead {
   /// The file is larger than the limit. The description names the path and the limit.
   package struct TooLarge: Error, Sendable, Hashable, CustomStringConvertible {
@@ -14,19 +25,81 @@ package enum BoundedFileRead {
     package var description: String { "\(path) is larger than \(limit) bytes" }
   }
 
+  /// The path names something other than a regular file. The description names the path
+  /// and what it is.
+  package struct NotRegularFile: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's path.
+    package var path: String
+    /// What the path is: `"a FIFO"`, `"a character device"`, `"a directory"`, …
+    package var kind: String
+    /// `"<path> is not a regular file (it is <kind>)"`.
+    package var description: String { "\(path) \(reason)" }
+    /// `"is not a regular file (it is <kind>)"`, for messages that name the file first.
+    package var reason: String { "is not a regular file (it is \(kind))" }
+
+    /// `kind` is what the path is (``BoundedFileRead/kindName(_:)``).
+    package init(path: String, kind: String) {
+      self.path = path
+      self.kind = kind
+    }
+  }
+
+  /// The file could not be opened or read. `code` is the `errno`.
+  package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's path.
+    package var path: String
+    /// `errno` of the failed call.
+    package var code: Int32
+    /// `"<path>: <strerror>"`.
+    package var description: String { "\(path): \(reason)" }
+    /// The `strerror` text.
+    package var reason: String { String(cString: strerror(code)) }
+  }
+
   /// 1 MiB: the limit for contract and configuration files.
   package static let smallFileLimit = 1 << 20
   /// 64 MiB: the limit for cassettes and HAR exports.
   package static let largeFileLimit = 64 << 20
 
   /// The file's bytes, at most `limit` of them.
-  /// - Throws: ``TooLarge`` when the file holds more than `limit` bytes; the file
-  ///   system's error when it cannot be opened or read.
+  /// - Throws: ``NotRegularFile`` when the path (after symbolic links) is not a regular
+  ///   file; ``TooLarge`` when the file holds more than `limit` bytes; ``Failure`` when it
+  ///   cannot be opened or read (`ENOENT` for a missing file).
   package static func data(contentsOf url: URL, limit: Int) throws -> Data {
-    let handle = try FileHandle(forReadingFrom: url)
-    defer { try? handle.close() }
-    let data = try handle.read(upToCount: limit + 1) ?? Data()
-    guard data.count <= limit else { throw TooLarge(path: url.path, limit: limit) }
+    let path = url.path
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw Failure(path: path, code: errno) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw Failure(path: path, code: errno) }
+    let type = status.st_mode & S_IFMT
+    guard type == S_IFREG else { throw NotRegularFile(path: path, kind: kindName(type)) }
+    var data = Data()
+    let chunk = 64 * 1024
+    var buffer = [UInt8](repeating: 0, count: chunk)
+    while data.count <= limit {
+      let wanted = min(chunk, limit + 1 - data.count)
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw Failure(path: path, code: errno)
+      }
+      if count == 0 { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    guard data.count <= limit else { throw TooLarge(path: path, limit: limit) }
     return data
+  }
+
+  /// A file type (`st_mode & S_IFMT`) in words: `"a FIFO"`, `"a directory"`, …
+  package static func kindName(_ type: mode_t) -> String {
+    switch type {
+    case S_IFIFO: "a FIFO"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFDIR: "a directory"
+    case S_IFSOCK: "a socket"
+    default: "not a file"
+    }
   }
 }

@@ -57,11 +57,31 @@ public enum DocumentTimestamp {
       + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
   }
 
+  /// What ``read(_:)`` found in a text.
+  public enum Reading: Sendable, Hashable {
+    /// An instant in range: microseconds since 1970-01-01T00:00:00Z.
+    case microseconds(Int64)
+    /// An RFC 3339 timestamp of a real day and time that lies outside
+    /// 0001-01-01T00:00:00Z…9999-12-31T23:59:59.999999Z once its offset is applied
+    /// (`9999-12-31T23:59:59-01:00` is in year 10000 UTC): no backend can store it.
+    case outOfRange
+    /// Not RFC 3339, or a day or time that does not exist (`2026-02-30`, `24:00:00`).
+    case malformed
+  }
+
   /// Parses RFC 3339 (`YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, `T`/`t` and `Z`/`z`);
   /// fractional digits past the sixth are truncated, as Firestore does.
   /// - Returns: microseconds since 1970, or `nil` for any other shape or an impossible
-  ///   date, or one outside 0001-01-01…9999-12-31 UTC.
+  ///   date, or one outside 0001-01-01…9999-12-31 UTC (``read(_:)`` tells which).
   public static func parseMicroseconds(_ text: String) -> Int64? {
+    guard case .microseconds(let micros) = read(text) else { return nil }
+    return micros
+  }
+
+  /// Parses RFC 3339 like ``parseMicroseconds(_:)``, telling a timestamp that is out of
+  /// the storable range apart from text that is no timestamp at all, so a caller can say
+  /// which.
+  public static func read(_ text: String) -> Reading {
     let bytes = Array(text.utf8)
     var index = 0
     func number(_ width: Int) -> Int64? {
@@ -82,7 +102,7 @@ public enum DocumentTimestamp {
     guard let year = number(4), expect("-"), let month = number(2), expect("-"),
       let day = number(2), expect("Tt"), let hour = number(2), expect(":"),
       let minute = number(2), expect(":"), let second = number(2)
-    else { return nil }
+    else { return .malformed }
     var micros: Int64 = 0
     if expect(".") {
       var digits = 0
@@ -91,7 +111,7 @@ public enum DocumentTimestamp {
         digits += 1
         index += 1
       }
-      guard digits > 0 else { return nil }
+      guard digits > 0 else { return .malformed }
       for _ in digits..<max(digits, 6) { micros *= 10 }
     }
     var offsetSeconds: Int64 = 0
@@ -101,19 +121,19 @@ public enum DocumentTimestamp {
       index += 1
       guard let hours = number(2), expect(":"), let minutes = number(2), hours < 24,
         minutes < 60
-      else { return nil }
+      else { return .malformed }
       offsetSeconds = sign * (hours * 3600 + minutes * 60)
     } else {
-      return nil
+      return .malformed
     }
     guard index == bytes.count, (1...12).contains(month), day >= 1,
       day <= daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60
-    else { return nil }
+    else { return .malformed }
     let days = days(fromCivil: year, month, day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     let result = seconds * 1_000_000 + micros
-    guard result >= earliestMicroseconds, result <= latestMicroseconds else { return nil }
-    return result
+    guard result >= earliestMicroseconds, result <= latestMicroseconds else { return .outOfRange }
+    return .microseconds(result)
   }
 
   /// Parses RFC 3339 like ``parseMicroseconds(_:)`` and returns the `Date`.

@@ -87,17 +87,24 @@ public struct FileSessionStore: SessionStore {
     return try await body()
   }
 
-  /// Reads the file; a missing file is ``PersistedAuthState/empty``; an unreadable one is
-  /// `.empty` plus a diagnostic naming the file (never its contents).
+  /// The largest session file read, in bytes (``BoundedFileRead/smallFileLimit``, 1 MiB:
+  /// a session is a few kilobytes).
+  static let maximumFileSize = BoundedFileRead.smallFileLimit
+
+  /// Reads the file; a missing file is ``PersistedAuthState/empty``; one that is not valid
+  /// JSON of the expected shape is `.empty` plus a diagnostic naming the file (never its
+  /// contents).
+  ///
+  /// Only a regular file is read, without blocking and at most ``maximumFileSize`` bytes
+  /// (``BoundedFileRead``): a FIFO, a device, or a symbolic link to one, is refused.
+  /// - Throws: ``BoundedFileRead/NotRegularFile``, ``BoundedFileRead/TooLarge``, or
+  ///   ``BoundedFileRead/Failure`` (permission denied, …).
   public func load() async throws -> PersistedAuthState {
     let data: Data
     do {
-      data = try Data(contentsOf: fileURL)
-    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+      data = try BoundedFileRead.data(contentsOf: fileURL, limit: Self.maximumFileSize)
+    } catch let error as BoundedFileRead.Failure where error.code == ENOENT {
       return .empty
-    } catch {
-      if !FileManager.default.fileExists(atPath: fileURL.path) { return .empty }
-      throw error
     }
     do {
       return try JSONDecoder.sessionStore.decode(PersistedAuthState.self, from: data)

@@ -34,7 +34,9 @@ public enum IdentifierCanonicalization {
   /// - Returns: the canonical email.
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "email")` when empty after
   ///   trimming; `.invalidEmail` unless there is exactly one `@` with text on both sides,
-  ///   no whitespace, control or format character, a domain that IDNA accepts, and at most
+  ///   no whitespace, control or format character, a domain that IDNA accepts and that is a
+  ///   usable host name (``isUsableDomain(_:)``, for ASCII and non-ASCII domains alike),
+  ///   and at most
   ///   ``CredentialValidation/maximumEmailLength`` characters in the canonical form.
   public static func email(_ email: String) throws(UserBackendError) -> String {
     let folded = fold(email).lowercased()
@@ -64,9 +66,17 @@ public enum IdentifierCanonicalization {
     return fold(email).lowercased()
   }
 
-  /// The domain in IDNA ASCII form (lower case), or `nil` when IDNA refuses it. An ASCII
-  /// domain is only lower-cased.
+  /// The domain in IDNA ASCII form (lower case), or `nil` when IDNA refuses it or the
+  /// ASCII form breaks the host-name rule (``isUsableDomain(_:)``: labels of 1–63 letters,
+  /// digits and hyphens, no hyphen at either end of a label, no empty label, at most 253
+  /// characters). An ASCII domain is only lower-cased.
   public static func asciiDomain(_ domain: String) -> String? {
+    guard let ascii = idnaASCII(domain), isUsableDomain(ascii) else { return nil }
+    return ascii
+  }
+
+  /// The IDNA ASCII form, lower case, without the host-name rule.
+  private static func idnaASCII(_ domain: String) -> String? {
     let lowered = domain.lowercased()
     if isASCII(lowered) { return lowered }
     guard !containsControlOrFormatCharacters(lowered) else { return nil }

@@ -346,6 +346,11 @@ public final class SessionEngine: Sendable {
   /// The `strerror` text of a file-system error, else the error's description.
   static func problem(_ error: any Error) -> String {
     if let error = error as? POSIXFileError { return String(cString: strerror(error.code)) }
+    if let error = error as? BoundedFileRead.NotRegularFile { return "it " + error.reason }
+    if let error = error as? BoundedFileRead.Failure { return error.reason }
+    if let error = error as? BoundedFileRead.TooLarge {
+      return "is larger than \(error.limit) bytes"
+    }
     let nsError = error as NSError
     if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? POSIXError {
       return String(cString: strerror(posix.code.rawValue))

@@ -15,7 +15,8 @@ public enum CredentialValidation {
   /// Checks an email and returns its canonical form (``IdentifierCanonicalization/email(_:)``,
   /// the form every layer stores): non-empty after trimming
   /// (`invalidInput(field: "email")`), exactly one `@` with text on both sides, no
-  /// whitespace, control or format characters, a domain IDNA accepts and at most
+  /// whitespace, control or format characters, a domain IDNA accepts that is a
+  /// host name (``IdentifierCanonicalization/isUsableDomain(_:)``) and at most
   /// ``maximumEmailLength`` characters (`invalidEmail`).
   ///
   /// - Returns: the canonical email.

@@ -51,7 +51,10 @@ extension BackendConfiguration {
   ///
   /// The result has ``home`` set to an absolute state directory (`BAAS_HOME`, else the
   /// file's `home`, else `$XDG_STATE_HOME/baas`, else `$HOME/.local/state/baas`) that is
-  /// not an existing regular file (nor below one), and passes ``validate()``.
+  /// not an existing regular file (nor below one), and passes ``validate()``. Every path
+  /// setting (`configFile`, `BAAS_CONFIG`, `BAAS_HOME`, the file's `home`, `HOME`,
+  /// `XDG_STATE_HOME`) passes ``PathSetting/check(_:setting:)``: no NUL, no control
+  /// character.
   ///
   /// - Parameter environment: the variables to read (pass a dictionary in tests).
   /// - Throws: ``BackendConfigurationError``: an unreadable file, an unknown backend name,
@@ -66,6 +69,8 @@ extension BackendConfiguration {
     }
     var configuration = BackendConfiguration()
     if let path = configFile ?? variable(ConfigurationVariable.config) {
+      try PathSetting.check(
+        path, setting: configFile != nil ? "--config" : ConfigurationVariable.config)
       configuration = try load(file: expandingTilde(path, environment: environment))
     }
     if let name = variable(ConfigurationVariable.backend) {
@@ -75,7 +80,13 @@ extension BackendConfiguration {
     if let name = backend {
       configuration.backend = try backendKind(named: name, setting: "--backend")
     }
-    if let value = variable(ConfigurationVariable.home) { configuration.home = value }
+    if let home = configuration.home, !home.isEmpty {
+      try PathSetting.check(home, setting: "config key home (\(ConfigurationVariable.home))")
+    }
+    if let value = variable(ConfigurationVariable.home) {
+      try PathSetting.check(value, setting: ConfigurationVariable.home)
+      configuration.home = value
+    }
     if let value = variable(ConfigurationVariable.firebaseAPIKey) {
       configuration.firebase.apiKey = value
     }
@@ -104,7 +115,8 @@ extension BackendConfiguration {
   }
 
   /// Decodes a JSON config file.
-  /// - Throws: ``BackendConfigurationError`` `.unreadableFile` (missing, larger than
+  /// - Throws: ``BackendConfigurationError`` `.unreadableFile` (missing, not a regular
+  ///   file — a FIFO is refused without blocking —, larger than
   ///   `BoundedFileRead.smallFileLimit`, not JSON, a value
   ///   of the wrong type, an unknown key) or `.unknownBackend`. The message names the
   ///   file and the key, never a value.
@@ -117,6 +129,12 @@ extension BackendConfiguration {
       throw BackendConfigurationError(
         .unreadableFile, setting: "config file \(path)",
         reason: "is larger than \(BoundedFileRead.smallFileLimit) bytes")
+    } catch let error as BoundedFileRead.NotRegularFile {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path)", reason: error.reason)
+    } catch let error as BoundedFileRead.Failure {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path)", reason: "cannot be read (\(error.reason))")
     } catch {
       throw BackendConfigurationError(
         .unreadableFile, setting: "config file \(path)", reason: "cannot be read")
@@ -253,12 +271,19 @@ extension BackendConfiguration {
   private static func resolvedHome(_ home: String?, environment: [String: String]) throws
     -> String
   {
+    // HOME is used for `~` and for the default; XDG_STATE_HOME for the default.
+    if let userHome = environment["HOME"], !userHome.isEmpty,
+      home == nil || home!.isEmpty || home == "~" || home!.hasPrefix("~/")
+    {
+      try PathSetting.check(userHome, setting: "HOME")
+    }
     if let home, !home.isEmpty {
       let expanded = expandingTilde(home, environment: environment)
       if expanded.hasPrefix("/") { return expanded }
       return URL(fileURLWithPath: expanded).standardizedFileURL.path
     }
     if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      try PathSetting.check(state, setting: "XDG_STATE_HOME")
       return URL(fileURLWithPath: state).appendingPathComponent("baas").path
     }
     if let userHome = environment["HOME"], !userHome.isEmpty {

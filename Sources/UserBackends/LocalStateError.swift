@@ -29,6 +29,7 @@ extension BackendConfigurationError {
   }
 
   /// `error` as a local state problem, when it is one: a ``UserBackendKit/POSIXFileError``,
+  /// a `BoundedFileRead` failure (a file that is not a regular file, or cannot be opened),
   /// a Foundation file error (`CocoaError` with a file path), the fake store's
   /// `UserStoreError.database`, a `UserStoreFileError` (a newer, foreign or non-SQLite
   /// database file), or a `misconfigured` ``UserBackendKit/UserBackendError``
@@ -57,6 +58,10 @@ extension BackendConfigurationError {
         setting == stateDirectorySetting
       else { return nil }
       return BackendConfigurationError(.invalidSetting, setting: setting, reason: reason)
+    case let error as BoundedFileRead.NotRegularFile:
+      return stateFile(action, path: subject(error.path), problem: "it " + error.reason)
+    case let error as BoundedFileRead.Failure:
+      return stateFile(action, path: subject(error.path), problem: error.reason)
     case let error as POSIXFileError:
       return stateFile(
         action, path: subject(error.path), problem: String(cString: strerror(error.code)))

@@ -185,14 +185,24 @@ public enum UserBackends {
   /// it owner-only (mode 0600) first when missing: it holds password hashes and tokens,
   /// and SQLite gives its `-wal` and `-shm` files the same mode. `":memory:"` is passed
   /// through. `passwordHashIterations` is the PBKDF2 cost of passwords set from now on
-  /// (stored hashes keep their own count).
-  /// - Throws: the store's `UserStoreError`.
+  /// (stored hashes keep their own count). A path that exists and is not a regular file
+  /// (a FIFO, a device, a directory) is refused without blocking.
+  /// - Throws: the store's `UserStoreError`; `BoundedFileRead.NotRegularFile`.
   public static func openUserStore(atPath path: String, passwordHashIterations: Int = 10_000)
     throws -> UserStore
   {
     if path != ":memory:" {
-      let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
-      if descriptor >= 0 { close(descriptor) }
+      // Non-blocking, then fstat: a FIFO (or a link to a device) is refused at once, never
+      // opened by SQLite.
+      let descriptor = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o600)
+      if descriptor >= 0 {
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+          throw BoundedFileRead.NotRegularFile(
+            path: path, kind: BoundedFileRead.kindName(status.st_mode & S_IFMT))
+        }
+      }
     }
     return try UserStore(path: path, passwordHashIterations: passwordHashIterations)
   }

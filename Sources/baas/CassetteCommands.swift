@@ -19,6 +19,7 @@ enum CassetteCommands {
       """,
     spec: OptionSpec(positionals: 1...1),
     run: { options, context in
+      try PathOption.check(options.positionals[0], option: "the cassette", command: "cassette lint")
       let target = URL(fileURLWithPath: options.positionals[0])
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) else {
@@ -36,6 +37,8 @@ enum CassetteCommands {
           data = try BoundedFileRead.data(
             contentsOf: target, limit: BoundedFileRead.largeFileLimit)
         } catch let error as BoundedFileRead.TooLarge {
+          throw UsageError(error.description, command: "cassette lint")
+        } catch let error as BoundedFileRead.NotRegularFile {
           throw UsageError(error.description, command: "cassette lint")
         } catch {
           throw UsageError("cannot read \(target.path)", command: "cassette lint")
@@ -81,11 +84,17 @@ enum CassetteCommands {
       default:
         throw UsageError("--backend must be firebase or ncmb", command: "cassette import")
       }
+      try PathOption.check(
+        options.positionals[0], option: "the HAR file", command: "cassette import")
+      try PathOption.check(options.value("out"), option: "--out", command: "cassette import")
       let input = URL(fileURLWithPath: options.positionals[0])
       let data: Data
       do {
         data = try BoundedFileRead.data(contentsOf: input, limit: BoundedFileRead.largeFileLimit)
       } catch let error as BoundedFileRead.TooLarge {
+        Console.error(TerminalText.safe("baas cassette import: \(error.description)"))
+        return .failure
+      } catch let error as BoundedFileRead.NotRegularFile {
         Console.error(TerminalText.safe("baas cassette import: \(error.description)"))
         return .failure
       } catch {

@@ -3,7 +3,9 @@ import UserBackendKit
 /// Reads one JSON text (RFC 8259) as a ``UserBackendKit/DocumentValue``, keeping the
 /// number's written form: digits only (with an optional minus) that fit in 64 bits are an
 /// `.integer`; a number with a fraction or an exponent (`2.0`, `1e3`) or too large for 64
-/// bits is a `.double`. Strings are strings (never timestamps), objects are `.map`.
+/// bits is a `.double`. Strings are strings (never timestamps), objects are `.map`. A
+/// number a double cannot hold is refused (``Outcome/unusable(reason:)``): one too large
+/// (`1e400`, infinity) and one too small (`1e-400`, which would read as 0).
 enum DocumentJSONReader {
   /// How deep arrays and objects may nest (Firestore allows 20 levels of maps).
   static let maximumDepth = 32
@@ -233,6 +235,7 @@ enum DocumentJSONReader {
         guard digits() > 0 else { throw .notJSON }
         integral = false
       }
+      let mantissaEnd = index
       if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
         index += 1
         if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
@@ -242,7 +245,18 @@ enum DocumentJSONReader {
       let text = String(decoding: bytes[start..<index], as: UTF8.self)
       if integral, let integer = Int64(text) { return .integer(integer) }
       guard let double = Double(text), double.isFinite else {
-        throw .unusable("the number \(text) is out of range")
+        throw .unusable("the number \(text) is out of range (larger than a double can hold)")
+      }
+      // A number written with a non-zero digit that reads as zero underflowed: storing 0
+      // would silently change the value, as storing infinity would for an overflow.
+      // Subnormal doubles (down to 5e-324) are kept: they are values a double holds.
+      if double == 0,
+        bytes[integerStart..<mantissaEnd].contains(where: {
+          (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0)
+        })
+      {
+        throw .unusable(
+          "the number \(text) is out of range (too small: a double would hold it as 0)")
       }
       return .double(double)
     }

@@ -100,6 +100,7 @@ enum EmulatorCommand {
             + "\(UserStore.maximumStoredIterations)", command: "emulator")
       }
       let dataPath = options.value("data") ?? ":memory:"
+      try PathOption.check(dataPath, option: "--data", command: "emulator")
       let store: UserStore
       do {
         store = try UserBackends.openUserStore(atPath: dataPath, passwordHashIterations: hashCost)

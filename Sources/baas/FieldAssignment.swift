@@ -5,7 +5,11 @@ import UserBackendKit
 /// VALUE is read in this order:
 /// - `@now`: the server's time when it applies the write (`.serverTimestamp`);
 /// - `@` and an RFC 3339 timestamp (`@2026-12-01T09:30:00Z`, `@2026-12-01T09:30:00.5+09:00`):
-///   a `.timestamp` (the form `baas doc get` prints timestamps in);
+///   a `.timestamp` (the form `baas doc get` prints timestamps in). A VALUE that starts
+///   like one (`@` and `YYYY-MM-DD`) but is not a usable timestamp is refused naming the
+///   field, never stored as a string: one outside 0001-01-01…9999-12-31T23:59:59.999999Z
+///   UTC after its offset (`@9999-12-31T23:59:59-01:00` is in year 10000; no backend can
+///   store it), a day or time that does not exist, or a missing offset;
 /// - JSON (``DocumentJSONReader``): `42` an integer, `2.0` or `1e3` a double, `true`,
 ///   `null`, `"42"` a string, `[…]` an array, `{…}` a map;
 /// - anything else, including an empty VALUE: that text as a string (`name=Ada`,
@@ -19,8 +23,8 @@ enum FieldAssignment {
   /// - Returns: the fields, and notes for standard error (a VALUE that starts like JSON
   ///   but is not JSON, stored as a string).
   /// - Throws: ``UsageError`` naming the argument or the field: an argument without `=`,
-  ///   an empty FIELD, a FIELD given twice, a JSON VALUE that cannot be stored (too deep,
-  ///   a key twice, a number out of range).
+  ///   an empty FIELD, a FIELD given twice, a timestamp out of range or impossible, a JSON
+  ///   VALUE that cannot be stored (too deep, a key twice, a number out of range).
   static func parse(_ arguments: [String], command: String) throws(UsageError) -> (
     fields: [String: DocumentValue], notes: [String]
   ) {
@@ -62,10 +66,35 @@ enum FieldAssignment {
   /// One VALUE by the rules above; `.notJSON` means "store the text as a string".
   static func value(_ text: String) -> DocumentJSONReader.Outcome {
     if text == serverTime { return .value(.serverTimestamp) }
-    if text.hasPrefix("@"), let date = Timestamp.parse(String(text.dropFirst())) {
-      return .value(.timestamp(date))
+    if text.hasPrefix("@") {
+      let body = String(text.dropFirst())
+      switch DocumentTimestamp.read(body) {
+      case .microseconds(let micros):
+        return .value(.timestamp(DocumentTimestamp.date(microseconds: micros)))
+      case .outOfRange:
+        return .unusable(
+          reason: "the timestamp \(TerminalText.safe(body)) is outside the range every backend "
+            + "stores: a timestamp must be between 0001-01-01T00:00:00Z and "
+            + "9999-12-31T23:59:59.999999Z in UTC (after its offset)")
+      case .malformed where startsLikeATimestamp(body):
+        return .unusable(
+          reason: "\(TerminalText.safe(body)) is not a valid RFC 3339 timestamp such as "
+            + "2026-12-01T09:30:00Z (a real day and time, then Z or an offset ±HH:MM)")
+      case .malformed: break
+      }
     }
     if text.isEmpty { return .value(.string("")) }
     return DocumentJSONReader.read(text)
+  }
+
+  /// `YYYY-MM-DD` at the start: text meant as a timestamp (a handle like `@ada` or
+  /// `@2026` is not).
+  private static func startsLikeATimestamp(_ text: String) -> Bool {
+    let bytes = Array(text.utf8.prefix(10))
+    guard bytes.count == 10 else { return false }
+    return bytes.enumerated().allSatisfy { index, byte in
+      index == 4 || index == 7
+        ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
   }
 }

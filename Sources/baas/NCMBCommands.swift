@@ -65,6 +65,7 @@ enum NCMBCommands {
       }
       if let body, body.hasPrefix("@") {
         let path = String(body.dropFirst())
+        try PathOption.check(path, option: "--data @FILE", command: "ncmb sign")
         guard FileManager.default.isReadableFile(atPath: path) else {
           throw UsageError("cannot read the data file \(path)", command: "ncmb sign")
         }

@@ -58,6 +58,8 @@ enum RecordingCommands {
     else {
       throw UsageError("--backend firebase or --backend ncmb is required", command: "record")
     }
+    try PathOption.check(options.value("contracts"), option: "--contracts", command: "record")
+    try PathOption.check(options.value("out"), option: "--out", command: "record")
     let directory = try ProjectDirectories.contracts(options.value("contracts"), command: "record")
     let outputDirectory = ProjectDirectories.resolve(options.value("out"), default: "Recordings")
     let harness: any ContractHarness

@@ -165,7 +165,8 @@ struct SessionEngineTests {
       error.code
         == .misconfigured(
           setting: "sessionStore",
-          reason: "cannot read the session file \(store.fileURL.path): Is a directory"))
+          reason: "cannot read the session file \(store.fileURL.path): it is not a regular "
+            + "file (it is a directory)"))
   }
 
   @Test(

@@ -41,9 +41,13 @@ import Testing
   }
 
   /// The old ASCII test of `asciiDomain(_:)` (by `Character`); IDNA itself is unchanged.
+  /// The host-name rule (``IdentifierCanonicalization/isUsableDomain(_:)``), added since,
+  /// applies to both algorithms alike: this suite compares the splits.
   static func oldASCIIDomain(_ domain: String) -> String? {
     let lowered = domain.lowercased()
-    if lowered.allSatisfy(\.isASCII) { return lowered }
+    if lowered.allSatisfy(\.isASCII) {
+      return IdentifierCanonicalization.isUsableDomain(lowered) ? lowered : nil
+    }
     return IdentifierCanonicalization.asciiDomain(lowered)
   }
 

@@ -23,7 +23,8 @@ struct ConfigurationFileSizeTests {
       }
       #expect(error.kind == .unreadableFile)
       #expect(error.description.contains(path))
-      #expect(error.description.contains("larger than"))
+      #expect(
+        error.description.contains(path == big.path ? "larger than" : "is not a regular file"))
     }
   }
 }

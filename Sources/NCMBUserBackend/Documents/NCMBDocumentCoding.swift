@@ -42,11 +42,18 @@ enum NCMBDocumentCoding {
     #"{"__type":"Date","iso":"# + string(milliseconds(date)) + "}"
   }
 
+  /// The last millisecond NCMB can hold: 9999-12-31T23:59:59.999Z, in milliseconds since
+  /// 1970.
+  static let latestMilliseconds: Int64 = 253_402_300_799_999
+
   /// RFC 3339 UTC with three fractional digits, rounded to the nearest millisecond:
-  /// `2026-01-01T00:00:00.123Z`.
+  /// `2026-01-01T00:00:00.123Z`. The last half millisecond of 9999 (which rounding would
+  /// carry into year 10000, a date NCMB refuses with `E400002`) is written as
+  /// ``latestMilliseconds``: every timestamp ``DocumentValidation`` accepts is stored.
   static func milliseconds(_ date: Date) -> String {
     guard let micros = DocumentTimestamp.microseconds(of: date) else { return "" }
-    let millis = (micros + 500 - ((micros + 500) % 1_000 + 1_000) % 1_000) / 1_000
+    let rounded = (micros + 500 - ((micros + 500) % 1_000 + 1_000) % 1_000) / 1_000
+    let millis = min(rounded, latestMilliseconds)
     let text = DocumentTimestamp.rfc3339(microseconds: millis * 1_000)
     return String(text.dropLast(4)) + "Z"
   }

@@ -10,7 +10,7 @@ enum CassetteTokenSubjects {
   /// when no response carries the token.
   /// - Throws: the file's read error.
   static func subject(of token: String, inCassette url: URL) throws -> String? {
-    let data = try Data(contentsOf: url)
+    let data = try BoundedFileRead.data(contentsOf: url, limit: BoundedFileRead.largeFileLimit)
     guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let log = root["log"] as? [String: Any], let entries = log["entries"] as? [[String: Any]]
     else { return nil }

@@ -103,7 +103,7 @@ public struct ReplayHarness: ContractHarness {
 extension ReplayHarness {
   /// The recorded signatures of the cassette at `url` (`METHOD path` -> signature).
   static func recordedSignatures(in url: URL) throws -> [String: String] {
-    let data = try Data(contentsOf: url)
+    let data = try BoundedFileRead.data(contentsOf: url, limit: BoundedFileRead.largeFileLimit)
     let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
     let log = root?["log"] as? [String: Any]
     let replay = log?["_replay"] as? [String: Any]
