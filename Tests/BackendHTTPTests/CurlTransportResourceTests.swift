@@ -7,20 +7,63 @@
   /// and many transports made, used and released, give their descriptors back.
   @Suite("CurlTransport: file descriptors come back", .serialized, .timeLimit(.minutes(2)))
   struct CurlTransportResourceTests {
-    /// The process's open file descriptors (/proc/self/fd).
-    static func openDescriptors() -> Int {
-      ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+    /// What this test can count without other suites' descriptors in the way: TCP
+    /// sockets of this process with `port` at either end (the test server's listener and
+    /// connections, the transport's connections), exactly; and descriptors that are not
+    /// sockets (libcurl's wake-up pipes and event descriptors; the other suites running
+    /// alongside open sockets, so a little slack covers them).
+    struct Census: Equatable, CustomStringConvertible {
+      var socketsOnPort: Int
+      var nonSockets: Int
+      var description: String { "\(socketsOnPort) sockets on the port, \(nonSockets) others" }
     }
 
-    /// Waits (polling, never blocking a thread) until the descriptor count is at most
-    /// `bound`; returns the last count seen.
-    static func settle(atMost bound: Int) async throws -> Int {
-      var count = openDescriptors()
-      for _ in 0..<500 where count > bound {
+    /// The census of `/proc/self/fd` against `/proc/net/tcp{,6}` for `port`.
+    static func census(port: Int) -> Census {
+      var socketInodes = Set<Int>()
+      var nonSockets = 0
+      let directory = "/proc/self/fd"
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+        guard
+          let target = try? FileManager.default.destinationOfSymbolicLink(
+            atPath: directory + "/" + name)
+        else { continue }
+        if target.hasPrefix("socket:["), let inode = Int(target.dropFirst(8).dropLast()) {
+          socketInodes.insert(inode)
+        } else {
+          nonSockets += 1
+        }
+      }
+      var onPort = 0
+      for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+          let fields = line.split(separator: " ")
+          guard fields.count > 9, let inode = Int(fields[9]), socketInodes.contains(inode)
+          else { continue }
+          let ports = fields[1...2].compactMap { $0.split(separator: ":").last }
+            .compactMap { Int($0, radix: 16) }
+          if ports.contains(port) { onPort += 1 }
+        }
+      }
+      return Census(socketsOnPort: onPort, nonSockets: nonSockets)
+    }
+
+    /// Waits (polling, never blocking a thread) until the census for `port` is within
+    /// `bound`'s counts; returns the last census taken.
+    static func settle(port: Int, atMost bound: Census) async throws -> Census {
+      var count = census(port: port)
+      for _ in 0..<500
+      where count.socketsOnPort > bound.socketsOnPort || count.nonSockets > bound.nonSockets {
         try await Task.sleep(for: .milliseconds(20))
-        count = openDescriptors()
+        count = census(port: port)
       }
       return count
+    }
+
+    /// `before` with room for what other suites open meanwhile (not sockets on our port).
+    static func bound(_ before: Census) -> Census {
+      Census(socketsOnPort: before.socketsOnPort, nonSockets: before.nonSockets + 32)
     }
 
     /// Sends `count` parallel POSTs to `url` on one new transport, released on return.
@@ -43,12 +86,13 @@
       let server = try LoopbackServer()
       defer { server.stop() }
       let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/keep"))
-      let before = Self.openDescriptors()
+      let before = Self.census(port: server.port)
+      #expect(before.socketsOnPort >= 1, "the listener is counted: \(before)")
       let statuses = try await Self.parallelStatuses(300, to: url)
       #expect(statuses == Array(repeating: 201, count: 300))
-      // Other suites run alongside and open descriptors of their own, hence the slack.
-      let after = try await Self.settle(atMost: before + 32)
-      #expect(after <= before + 32, "descriptors: \(before) before, \(after) after")
+      let after = try await Self.settle(port: server.port, atMost: Self.bound(before))
+      #expect(after.socketsOnPort <= before.socketsOnPort, "\(before) before, \(after) after")
+      #expect(after.nonSockets <= before.nonSockets + 32, "\(before) before, \(after) after")
     }
 
     @Test("200 transports, each used by 3 parallel requests and released, leak no descriptors")
@@ -56,7 +100,7 @@
       let server = try LoopbackServer()
       defer { server.stop() }
       let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/keep"))
-      let before = Self.openDescriptors()
+      let before = Self.census(port: server.port)
       for _ in 0..<200 {
         let transport = CurlTransport()
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -68,8 +112,9 @@
           for try await status in group { #expect(status == 201) }
         }
       }
-      let after = try await Self.settle(atMost: before + 32)
-      #expect(after <= before + 32, "descriptors: \(before) before, \(after) after")
+      let after = try await Self.settle(port: server.port, atMost: Self.bound(before))
+      #expect(after.socketsOnPort <= before.socketsOnPort, "\(before) before, \(after) after")
+      #expect(after.nonSockets <= before.nonSockets + 32, "\(before) before, \(after) after")
     }
   }
 #endif
