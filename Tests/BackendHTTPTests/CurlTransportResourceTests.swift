@@ -36,7 +36,12 @@
       }
       var onPort = 0
       for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        // Read to the end: `String(contentsOfFile:)` stops after the first block of a /proc
+        // file (its size reads as 0), which under load missed the test's own listener.
+        guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() else {
+          continue
+        }
+        let text = String(decoding: data, as: UTF8.self)
         for line in text.split(separator: "\n").dropFirst() {
           let fields = line.split(separator: " ")
           guard fields.count > 9, let inode = Int(fields[9]), socketInodes.contains(inode)
