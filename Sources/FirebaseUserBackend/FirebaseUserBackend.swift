@@ -157,15 +157,18 @@ public final class FirebaseUserBackend: UserBackend {
   /// Builds a session from a sign-in answer, stores it (replacing any other) and
   /// publishes `.signedIn`.
   /// - Parameter answer: the endpoint's name for error messages (`"accounts:signUp"`).
-  /// - Throws: `.malformedResponse`, storing nothing, when `localId` is not a usable user
-  ///   ID (``UserBackendKit/CredentialValidation/userIDProblem(_:)``) or the ID token's
-  ///   `sub` is another user's.
+  /// - Throws: `.malformedResponse`, storing nothing, when `localId` is not a Firebase uid
+  ///   (1–128 characters: Firebase allows any text, so `org/42` signs in and only its
+  ///   document calls are refused) or the ID token's `sub` is another user's.
   func establish(
     grant: FirebaseTokenGrant, localId: String, email: String?, displayName: String?,
     phoneNumber: String?, defaultProvider: String, isNewUser: Bool, answer: String,
     clearingPhoneVerification: Bool = false
   ) async throws(UserBackendError) -> AuthSession {
-    try CredentialValidation.validateAnsweredUserID(localId, in: answer)
+    guard !localId.isEmpty, localId.count <= CredentialValidation.maximumUserIDLength else {
+      throw UserBackendError(
+        .malformedResponse(reason: "the \(answer) answer's user ID is not 1–128 characters"))
+    }
     let claims = FirebaseIDTokenClaims.read(grant.idToken)
     try FirebaseSessionBuilder.checkOwner(
       userID: localId, answered: nil, claims: claims, answer: answer)

@@ -11,24 +11,39 @@ import UserBackendKit
 ///   UUIDs. Anything else in a sign-in answer is `.malformedResponse` and nothing is
 ///   stored.
 /// - **Paths.** Every `users/{objectId}` request is built by ``endpoint(_:userID:body:name:)``,
-///   which applies the shared rule first (`.invalidInput(field: "userID")`, before any
+///   which applies the shared rule and the objectId characters first (`.invalidInput(field: "userID")`, before any
 ///   request), so an empty ID never becomes the user list `users/` and `..` never climbs.
 enum NCMBUserID {
   /// Checks the `objectId` of an answer that is about to be stored.
   /// - Throws: ``UserBackendError`` `.malformedResponse` naming `answer`.
   static func checkAnswered(_ objectId: String, in answer: String) throws(UserBackendError) {
     try CredentialValidation.validateAnsweredUserID(objectId, in: answer)
-    let allowed = objectId.unicodeScalars.allSatisfy { scalar in
+    guard hasObjectIdCharacters(objectId) else {
+      throw UserBackendError(
+        .malformedResponse(reason: "the \(answer) answer's objectId \(characterReason)"))
+    }
+  }
+
+  /// Checks a user ID given to a document call: the shared rule, then the characters an
+  /// objectId has (no NCMB server issues others, so another ID can only miss).
+  /// - Throws: `.invalidInput(field: "userID")`, before any request.
+  static func checkGiven(_ userID: String) throws(UserBackendError) -> String {
+    try CredentialValidation.validateUserID(userID)
+    guard hasObjectIdCharacters(userID) else {
+      throw UserBackendError(.invalidInput(field: "userID", reason: characterReason))
+    }
+    return userID
+  }
+
+  private static let characterReason = "has characters other than ASCII letters, digits, - and _"
+
+  /// `true` when every character is an ASCII letter, digit, `-` or `_`.
+  private static func hasObjectIdCharacters(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { scalar in
       switch scalar {
       case "a"..."z", "A"..."Z", "0"..."9", "-", "_": true
       default: false
       }
-    }
-    guard allowed else {
-      throw UserBackendError(
-        .malformedResponse(
-          reason: "the \(answer) answer's objectId has characters other than ASCII letters, "
-            + "digits, - and _"))
     }
   }
 
@@ -38,7 +53,7 @@ enum NCMBUserID {
   static func endpoint(
     _ method: HTTPMethod, userID: String, body: Data = Data(), name: String
   ) throws(UserBackendError) -> NCMBEndpoint {
-    try CredentialValidation.validateUserID(userID)
+    _ = try checkGiven(userID)
     return NCMBEndpoint(method: method, pathSegments: ["users", userID], body: body, name: name)
   }
 }

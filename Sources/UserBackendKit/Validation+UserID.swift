@@ -3,20 +3,23 @@ import Foundation
 /// The one rule for user IDs, shared by both adapters' document calls, their URL paths and
 /// document names, the sign-in answers they store, and the CLI's `--user`.
 ///
-/// A user ID becomes one URL path segment (`users/{id}`) and, on Firebase, one segment of
-/// a Firestore document name written raw; an ID that is not one segment would address
-/// another resource (`users/` lists users, `users/..` climbs a level, `a/../x?y#z`
-/// reads one document and writes another). So a user ID is:
+/// A user ID becomes one URL path segment (`users/{id}`, percent-encoded: `?`, `#` and `%`
+/// travel as `%3F`, `%23`, `%25`) and, on Firebase, one segment of a Firestore document
+/// name written raw; an ID that is not one segment would address another resource
+/// (`users/` lists users, `users/..` climbs a level, `a/../x` reads one document and
+/// writes another). So a user ID given to a document call, or stored by the NCMB adapter,
+/// is:
 /// - not empty and at most ``maximumUserIDLength`` characters (Firebase's limit for a uid,
 ///   the longest either service issues; NCMB objectIds are 16 characters);
 /// - not `.` or `..`;
-/// - free of `/`, `\` (a separator to WHATWG URL parsers), `?`, `#`, `%` (an ID that
-///   decodes to another one) and control characters (Unicode category Cc, including
-///   NUL, line breaks, DEL and the C1 range).
+/// - free of `/`, `\` (a separator to WHATWG URL parsers) and control characters (Unicode
+///   category Cc, including NUL, line breaks, DEL and the C1 range).
 ///
-/// Backends may add their own rules on top: Firestore reserves `__…__` document IDs, and
-/// the NCMB adapter believes only objectIds of ASCII letters, digits, `-` and `_` from a
-/// server.
+/// Backends add their own rules: Firestore reserves `__…__` document IDs; the NCMB adapter
+/// believes only objectIds of ASCII letters, digits, `-` and `_` from a server; a Firebase
+/// sign-in answer's `localId` is any uid Firebase allows (1–128 characters: the Admin SDK
+/// and custom tokens set uids such as `org/42`), and only such a user's document calls are
+/// refused.
 extension CredentialValidation {
   /// The longest user ID accepted, in characters (`Character`s): 128.
   public static let maximumUserIDLength = 128
@@ -33,7 +36,7 @@ extension CredentialValidation {
       if scalar.properties.generalCategory == .control {
         return "must not contain control characters"
       }
-      if "/\\?#%".unicodeScalars.contains(scalar) { return "must not contain \(scalar)" }
+      if "/\\".unicodeScalars.contains(scalar) { return "must not contain \(scalar)" }
     }
     return nil
   }

@@ -5,24 +5,27 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-/// User IDs that cannot name one user: sign-in answers carrying one are
-/// `.malformedResponse` with nothing stored; document calls given one are
-/// `.invalidInput(field: "userID")` before any request.
+/// User IDs: a sign-in answer's `localId` must be a Firebase uid (1–128 characters, any
+/// text: the Admin SDK and custom tokens set uids such as `org/42`), else
+/// `.malformedResponse` with nothing stored; a document call's user ID must also be one
+/// Firestore document ID, else `.invalidInput(field: "userID")` before any request.
 @Suite("Firebase: unusable user IDs", .timeLimit(.minutes(1)))
 struct UserIDTrustTests {
-  /// IDs no Firebase project issues and no URL path segment or document name can carry
-  /// unchanged.
-  static let unusable = [
-    "", ".", "..", "a/../x?y#z", "a/b", "a?b", "a#b", "a%2Fb", "a\\b", "a\u{0}b", "a\nb",
-    "a\u{7F}b", "a\u{85}b", String(repeating: "u", count: 129),
+  /// Not a Firebase uid.
+  static let unusable = ["", String(repeating: "u", count: 129)]
+
+  /// Firebase uids that no Firestore document ID or URL path segment can carry unchanged.
+  static let notDocumentIDs = [
+    "", ".", "..", "a/../x?y#z", "org/42", "a\\b", "a\u{0}b", "a\nb", "a\u{7F}b", "a\u{85}b",
+    String(repeating: "u", count: 129),
   ]
 
   static let flows = ForeignTokenTests.SignIn.allCases
 
-  @Test(
-    "a sign-in answering an unusable localId is malformedResponse; nothing is stored",
-    arguments: flows, unusable)
-  func signIn(_ flow: ForeignTokenTests.SignIn, localId: String) async throws {
+  /// A sign-in answer for `localId` through `flow`, on a fresh backend.
+  static func signIn(_ flow: ForeignTokenTests.SignIn, localId: String) async throws
+    -> (Result<Void, any Error>, InMemorySessionStore)
+  {
     let clock = ManualClock(Fixture.start)
     let token = Fixture.idToken(uid: localId, exp: clock.now().addingTimeInterval(3600))
     let quoted = String(decoding: try JSONEncoder().encode(localId), as: UTF8.self)
@@ -30,16 +33,33 @@ struct UserIDTrustTests {
       {"localId":\(quoted),"email":"alice@example.com","idToken":"\(token)",\
       "refreshToken":"AMf-refresh","expiresIn":"3600","isNewUser":true}
       """
-    let server = StubTransport(json: body)
     let store = InMemorySessionStore()
-    let backend = try Fixture.backend(server, store: store, clock: clock)
-
-    let error = await #expect(throws: UserBackendError.self) {
+    let backend = try Fixture.backend(StubTransport(json: body), store: store, clock: clock)
+    do {
       try await ForeignTokenTests.run(flow, on: backend)
+      return (.success(()), store)
+    } catch {
+      return (.failure(error), store)
     }
-    if let error, case .malformedResponse = error.code {
+  }
+
+  @Test(
+    "any uid Firebase allows signs in, even one no document call can use",
+    arguments: flows, ["org/42", "user%40corp", "a?b#c", ".", "a\\b", "名前", "a\u{0}b"])
+  func legitimateUIDsSignIn(_ flow: ForeignTokenTests.SignIn, localId: String) async throws {
+    let (result, store) = try await Self.signIn(flow, localId: localId)
+    if case .failure(let error) = result { Issue.record("\(localId): \(error)") }
+    #expect(try await store.load().session?.user.id == localId)
+  }
+
+  @Test(
+    "a sign-in answering an unusable localId is malformedResponse; nothing is stored",
+    arguments: flows, unusable)
+  func signIn(_ flow: ForeignTokenTests.SignIn, localId: String) async throws {
+    let (result, store) = try await Self.signIn(flow, localId: localId)
+    if case .failure(let error as UserBackendError) = result, case .malformedResponse = error.code {
     } else {
-      Issue.record("expected malformedResponse, got \(String(describing: error))")
+      Issue.record("expected malformedResponse, got \(result)")
     }
     #expect(try await store.load().session == nil)
   }
@@ -63,7 +83,7 @@ struct UserIDTrustTests {
 
   @Test(
     "a document call for an unusable userID is invalidInput(userID) before any request",
-    arguments: operations, unusable)
+    arguments: operations, notDocumentIDs)
   func documentInput(_ operation: String, userID: String) async throws {
     let stub = FirestoreStub()
     let result = await Self.call(operation, try stub.backend().userDocuments, userID: userID)
@@ -99,7 +119,7 @@ struct UserIDTrustTests {
 
   @Test(
     "the commit's document name and the read URL address the same document",
-    arguments: ["uid-1", "ü ser+1", "Ab~._-9", "名前"])
+    arguments: ["uid-1", "ü ser+1", "Ab~._-9", "名前", "user%40corp", "a?b#c"])
   func sameDocument(_ userID: String) async throws {
     let stub = FirestoreStub()
     stub.enqueue(200, #"{"writeResults":[{}],"commitTime":"2026-01-01T00:00:02Z"}"#)

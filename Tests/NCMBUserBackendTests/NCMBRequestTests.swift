@@ -193,24 +193,23 @@ struct NCMBRequestTests {
         == Fixture.hmac("POST\n127.0.0.1\n/ncmb/2013-09-01/users\n" + Fixture.fixedParams))
   }
 
-  @Test("an objectId needing encoding is encoded once in the path and signed as sent")
-  func encodedObjectID() async throws {
+  @Test("a stored objectId with characters no objectId has is refused before any request")
+  func unusableStoredObjectID() async throws {
     let store = InMemorySessionStore(
       PersistedAuthState(
         session: AuthSession(
-          // Not an ID the service issues, but one the shared user-ID rule lets through
-          // (a `/` is refused before any request).
+          // Not an ID the service issues (ASCII letters, digits, - and _ only).
           user: User(id: "a b+c", providers: ["password"]), bearerToken: Fixture.sessionToken,
           refreshToken: nil, expiresAt: nil, isNewUser: false)))
     let transport = StubTransport([Fixture.response(200, #"{"objectId":"a b+c"}"#)])
     let backend = try Fixture.backend(transport, store: store)
-    _ = try await backend.reload()
-    let request = try #require(transport.requests.first)
-    #expect(request.rawPath == "/2013-09-01/users/a%20b%2Bc")
-    #expect(
-      request.headerFields["X-NCMB-Signature"]
-        == Fixture.hmac(
-          "GET\nmbaas.api.nifcloud.com\n/2013-09-01/users/a%20b%2Bc\n" + Fixture.fixedParams))
+    let error = await #expect(throws: UserBackendError.self) { _ = try await backend.reload() }
+    guard case .invalidInput(let field, _) = error?.code else {
+      Issue.record("expected invalidInput, got \(String(describing: error))")
+      return
+    }
+    #expect(field == "userID")
+    #expect(transport.requests.isEmpty)
   }
 
   @Test("the timestamp follows the injected clock")

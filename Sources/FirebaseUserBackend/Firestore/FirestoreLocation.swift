@@ -36,7 +36,7 @@ struct FirestoreLocation: Sendable, Hashable {
   /// The one check of a user's document ID, whether given (`userID:`) or the signed-in
   /// user's: the shared user-ID rule
   /// (``UserBackendKit/CredentialValidation/userIDProblem(_:)``: not empty, at most 128
-  /// characters, not `.` or `..`, no `/`, `\`, `?`, `#`, `%` or control characters), then
+  /// characters, not `.` or `..`, no `/`, `\` or control characters), then
   /// Firestore's own: not `__…__` (reserved). Well within Firestore's 1,500 bytes.
   /// - Throws: `.invalidInput(field: "userID")`.
   static func documentID(_ userID: String) throws(UserBackendError) -> String {

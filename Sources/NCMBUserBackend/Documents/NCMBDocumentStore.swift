@@ -222,12 +222,12 @@ struct NCMBDocumentStore: UserDocumentStore {
 
   /// A given user ID checked with the shared rule
   /// (``UserBackendKit/CredentialValidation/validateUserID(_:field:)``, as the Firebase
-  /// adapter and the CLI check it); `nil` stays `nil` (the signed-in user, whose stored ID
+  /// adapter and the CLI check it) and an objectId's characters; `nil` stays `nil` (the signed-in user, whose stored ID
   /// ``NCMBUserID/endpoint(_:userID:body:name:)`` checks when the request is built).
   /// - Throws: `.invalidInput(field: "userID")`, before any request.
   static func checkedUserID(_ userID: String?) throws(UserBackendError) -> String? {
     guard let userID else { return nil }
-    return try CredentialValidation.validateUserID(userID)
+    return try NCMBUserID.checkGiven(userID)
   }
 
   /// The shared checks (``DocumentValidation``, with the reserved names), then NCMB's: no
