@@ -32,3 +32,47 @@ extension URLLoaderSupport {
     return mapped && bytes[12] == 127
   }
 }
+
+extension URLLoaderSupport {
+  /// Why `host` (a URL's host, IPv6 with or without brackets) is an IP address written in a
+  /// form other than its standard one, or `nil`: libcurl rewrites such a host before it
+  /// sends it (`127.1` and `127.000.000.001` go out as `127.0.0.1`, `[0:0:0:0:0:0:0:1]` as
+  /// `[::1]`), so anything signed over the host as written (NCMB's signature) would not match
+  /// what the server sees. Host names are not addresses and pass; so do standard IPv4
+  /// dotted quads and IPv6 in its shortest lower-case form (RFC 5952, as `inet_ntop` writes
+  /// it).
+  public static func addressSpellingProblem(host: String) -> String? {
+    var bare = host
+    let bracketed = bare.hasPrefix("[") && bare.hasSuffix("]")
+    if bracketed { bare = String(bare.dropFirst().dropLast()) }
+    if bracketed || bare.contains(":") {
+      var v6 = in6_addr()
+      guard inet_pton(AF_INET6, bare, &v6) == 1 else { return "is not a valid IPv6 address" }
+      var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+      guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+      let standard = String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      return bare == standard ? nil : "writes an IPv6 address in a long form; use [\(standard)]"
+    }
+    // A host whose every label is a number as libcurl reads one (decimal, 0x-hex, octal)
+    // is an IPv4 address to it.
+    let labels = bare.lowercased().split(separator: ".", omittingEmptySubsequences: false)
+    let numeric = labels.allSatisfy { label in
+      !label.isEmpty
+        && (label.allSatisfy(\.isASCIIDigitCharacter)
+          || (label.hasPrefix("0x") && label.dropFirst(2).allSatisfy(\.isHexDigit)))
+    }
+    guard numeric else { return nil }
+    var v4 = in_addr()
+    guard inet_pton(AF_INET, bare, &v4) == 1 else {
+      return "writes an IPv4 address in a short or padded form; use four decimal numbers "
+        + "without leading zeros, such as 127.0.0.1"
+    }
+    return nil
+  }
+}
+
+extension Character {
+  /// `0`–`9` only.
+  fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}

@@ -72,7 +72,9 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   /// Checks the settings.
   ///
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming
-  ///   `applicationKey`, `clientKey` or `baseURL`. An IPv6 literal host
+  ///   `applicationKey`, `clientKey` or `baseURL` (also an IP address written other than
+  ///   in its standard form, `127.1` or `[0:0:0:0:0:0:0:1]`: the transport would send it
+  ///   rewritten and the signature would not match). An IPv6 literal host
   ///   (`http://[::1]:9099`) is accepted: the default transport reaches it
   ///   (``BackendHTTP/URLSessionTransport`` refuses it on Linux, per request, before
   ///   connecting).
@@ -91,7 +93,11 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
       throw UserBackendError(
         .misconfigured(setting: "baseURL", reason: "must be an http or https URL with a host"))
     }
-    if let problem = URLLoaderSupport.baseURLProblem(baseURL) {
+    if let problem = URLLoaderSupport.baseURLProblem(baseURL)
+      // `URL.host` drops an IPv6 literal's brackets (`[zz]` reads as `zz`): put them back.
+      ?? URLLoaderSupport.addressSpellingProblem(
+        host: baseURL.absoluteString.contains("://[") ? "[\(host)]" : host)
+    {
       throw UserBackendError(.misconfigured(setting: "baseURL", reason: problem))
     }
   }

@@ -133,7 +133,7 @@ func signedURL(_ target: String, configuration: BackendConfiguration) throws -> 
     location = try configuration.ncmbBaseURL().absoluteString + location
   }
   guard let base = URL(string: location), base.host != nil,
-    base.scheme == "http" || base.scheme == "https",
+    ["http", "https"].contains(base.scheme?.lowercased()),
     var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
   else { throw UsageError(usage, command: "ncmb sign") }
   // The adapters and both transports refuse user info; printed in a curl command it would

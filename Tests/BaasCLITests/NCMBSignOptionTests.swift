@@ -97,4 +97,14 @@ struct NCMBSignOptionTests {
       #expect(!result.allOutput.contains("HUNTERPASS99"))
     }
   }
+
+  @Test("an upper-case scheme is a scheme like any other (RFC 3986 §3.1)")
+  func upperCaseScheme() async throws {
+    let upper = try await sign(
+      ["GET", "HTTPS://MBAAS.API.NIFCLOUD.COM/2013-09-01/users"] + Self.stamp)
+    let lower = try await sign(
+      ["GET", "https://mbaas.api.nifcloud.com/2013-09-01/users"] + Self.stamp)
+    #expect(upper.status == 0, "\(upper.allOutput)")
+    #expect(upper.standardOutput == lower.standardOutput)
+  }
 }

@@ -41,6 +41,8 @@ struct EmulatorPageSecurityTests {
     arguments: [
       "localhost", "localhost:9099", "LocalHost:1", "127.0.0.1", "127.0.0.1:9099",
       "127.255.0.1:80", "[::1]", "[::1]:9099", "[0:0:0:0:0:0:0:1]:9099",
+      // IPv4-mapped loopback: what `baas emulator --host ::ffff:127.0.0.1` prints.
+      "[::ffff:127.0.0.1]:9099", "dev.localhost:9099",
     ])
   func loopbackHosts(host: String) async throws {
     let emulator = BackendEmulator(store: try makeStore())
@@ -55,7 +57,7 @@ struct EmulatorPageSecurityTests {
     arguments: [
       "attacker.example", "attacker.example:9099", "127.0.0.1.attacker.example",
       "localhost.attacker.example", "attacker.localhost.example:9099", "10.0.0.1:9099",
-      "0.0.0.0:9099", "192.168.1.20", "[::2]:9099", "[::ffff:127.0.0.1]", "127.0.0.01",
+      "0.0.0.0:9099", "192.168.1.20", "[::2]:9099", "[::ffff:10.0.0.1]", "127.0.0.01",
       "127.0.0.1:", "127.0.0.1:99999a", "127.0.0.1:9099:1", "127.1", "",
     ])
   func otherHosts(host: String) async throws {

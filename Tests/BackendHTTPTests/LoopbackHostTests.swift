@@ -19,3 +19,24 @@ struct LoopbackHostTests {
   ])
   func notLoopback(_ host: String) { #expect(!URLLoaderSupport.isLoopback(host: host)) }
 }
+
+/// IP addresses written other than in their standard form, which libcurl rewrites before
+/// sending (so a signature over the written host would not match).
+@Suite("URLLoaderSupport.addressSpellingProblem(host:)", .timeLimit(.minutes(1)))
+struct AddressSpellingTests {
+  @Test(arguments: [
+    "127.0.0.1", "10.1.2.3", "::1", "[::1]", "[fe80::1]", "[::ffff:127.0.0.1]", "localhost",
+    "mbaas.api.nifcloud.com", "1a.example", "0x.example", "127.example",
+  ])
+  func standard(_ host: String) {
+    #expect(URLLoaderSupport.addressSpellingProblem(host: host) == nil)
+  }
+
+  @Test(arguments: [
+    "127.1", "127.000.000.001", "0177.0.0.1", "0x7f.0.0.1", "2130706433", "127.0.0.01",
+    "[0:0:0:0:0:0:0:1]", "[::0001]", "[::1%eth0]", "[zz]", "[FE80::1]", "[::ffff:7f00:1]",
+  ])
+  func nonStandard(_ host: String) {
+    #expect(URLLoaderSupport.addressSpellingProblem(host: host) != nil)
+  }
+}

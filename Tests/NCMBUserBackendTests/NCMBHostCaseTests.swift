@@ -48,3 +48,27 @@ struct NCMBHostCaseTests {
     #expect(NCMBSignature.verify(request: request, clientKey: Fixture.clientKey))
   }
 }
+
+/// NCMB signs the base URL's host; libcurl sends an IP address in its standard form, so a
+/// base URL that writes one otherwise would only give signature errors: refused up front.
+@Suite("NCMB base URL: IP addresses in their standard form", .timeLimit(.minutes(1)))
+struct NCMBAddressSpellingTests {
+  @Test(arguments: [
+    "http://127.1:9099", "http://127.000.000.001:9099", "http://[0:0:0:0:0:0:0:1]:9099",
+    "http://[::0001]:9099", "http://[zz]:80", "http://2130706433:9099",
+  ])
+  func refused(_ text: String) throws {
+    let configuration = Fixture.configuration(baseURL: try #require(URL(string: text)))
+    let error = try #require(throws: UserBackendError.self) { try configuration.validate() }
+    guard case .misconfigured(let setting, _) = error.code else {
+      Issue.record("expected misconfigured, got \(error)")
+      return
+    }
+    #expect(setting == "baseURL")
+  }
+
+  @Test(arguments: ["http://127.0.0.1:9099", "http://[::1]:9099", "https://mbaas.api.nifcloud.com"])
+  func accepted(_ text: String) throws {
+    try Fixture.configuration(baseURL: try #require(URL(string: text))).validate()
+  }
+}

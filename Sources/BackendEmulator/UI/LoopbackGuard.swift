@@ -65,7 +65,8 @@ enum LoopbackGuard {
           + "on loopback.\n").utf8))
   }
 
-  /// Whether `authority` (`host` or `host:port`, as in a `Host` field) names loopback.
+  /// Whether `authority` (`host` or `host:port`, as in a `Host` field) names loopback, by
+  /// the package's one rule (``BackendHTTP/URLLoaderSupport/isLoopback(host:)``).
   static func isLoopback(authority: String) -> Bool {
     let text = authority.trimmingCharacters(in: .whitespaces)
     let host: Substring
@@ -74,7 +75,7 @@ enum LoopbackGuard {
       host = text[text.index(after: text.startIndex)..<close]
       let rest = text[text.index(after: close)...]
       guard rest.isEmpty || isPort(rest) else { return false }
-      return isLoopbackIPv6(host)
+      return URLLoaderSupport.isLoopback(host: "[" + host + "]")
     }
     if let colon = text.firstIndex(of: ":") {
       host = text[..<colon]
@@ -82,7 +83,7 @@ enum LoopbackGuard {
     } else {
       host = Substring(text)
     }
-    return host.lowercased() == "localhost" || isLoopbackIPv4(host)
+    return URLLoaderSupport.isLoopback(host: String(host))
   }
 
   /// Whether `origin` (`scheme://host[:port]`) is an `http` or `https` origin on loopback.
@@ -99,26 +100,5 @@ enum LoopbackGuard {
     guard text.first == ":" else { return false }
     let digits = text.dropFirst()
     return (1...5).contains(digits.count) && digits.allSatisfy { $0.isASCII && $0.isNumber }
-  }
-
-  /// Four decimal octets (0–255, no leading zeros) with the first one 127.
-  private static func isLoopbackIPv4(_ host: Substring) -> Bool {
-    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-    guard octets.count == 4 else { return false }
-    for octet in octets {
-      guard (1...3).contains(octet.count), octet.allSatisfy({ $0.isASCII && $0.isNumber }),
-        octet.count == 1 || octet.first != "0", let value = Int(octet), value <= 255
-      else { return false }
-    }
-    return octets[0] == "127"
-  }
-
-  /// `::1` and its longer spellings (`0:0:0:0:0:0:0:1`, `::0:1`, …).
-  private static func isLoopbackIPv6(_ host: Substring) -> Bool {
-    var address = in6_addr()
-    guard inet_pton(AF_INET6, String(host), &address) == 1 else { return false }
-    return withUnsafeBytes(of: &address) { bytes in
-      bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1
-    }
   }
 }
