@@ -139,7 +139,7 @@ public enum LeakScanner {
     add(
       .htmlCharacterReferences,
       scalars.map { "&#X\(String($0.value, radix: 16, uppercase: true));" }.joined())
-    add(.htmlCharacterReferences, htmlEscaped(secret))
+    add(.htmlCharacterReferences, HTMLEscaping.escaped(secret))
     let raw = Data(secret.utf8)
     for alignment in 0..<3 {
       if let stable = stableBase64(raw, alignment: alignment) {
@@ -147,22 +147,6 @@ public enum LeakScanner {
         add(
           .base64url,
           stable.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
-      }
-    }
-    return result
-  }
-
-  /// `text` with `&`, `<`, `>`, `"` and `'` as HTML character references.
-  static func htmlEscaped(_ text: String) -> String {
-    var result = ""
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#39;"
-      default: result.append(character)
       }
     }
     return result

@@ -43,23 +43,7 @@ enum EmulatorPage {
 
   /// The page for `projectID` (HTML-escaped into a `meta` element the script reads).
   static func html(projectID: String) -> String {
-    htmlTemplate.replacingOccurrences(of: "{{PROJECT_ID}}", with: escapeHTML(projectID))
-  }
-
-  /// `text` with `&`, `<`, `>`, `"` and `'` as character references.
-  static func escapeHTML(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "'": escaped += "&#39;"
-      default: escaped.append(character)
-      }
-    }
-    return escaped
+    htmlTemplate.replacingOccurrences(of: "{{PROJECT_ID}}", with: HTMLEscaping.escaped(projectID))
   }
 
   private static var securityFields: HTTPFields {
