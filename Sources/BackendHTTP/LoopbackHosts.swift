@@ -46,12 +46,7 @@ extension URLLoaderSupport {
     let bracketed = bare.hasPrefix("[") && bare.hasSuffix("]")
     if bracketed { bare = String(bare.dropFirst().dropLast()) }
     if bracketed || bare.contains(":") {
-      var v6 = in6_addr()
-      guard inet_pton(AF_INET6, bare, &v6) == 1 else { return "is not a valid IPv6 address" }
-      var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-      guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-      let standard = String(
-        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      guard let standard = standardIPv6(bare) else { return "is not a valid IPv6 address" }
       return bare == standard ? nil : "writes an IPv6 address in a long form; use [\(standard)]"
     }
     // A host whose every label is a number as libcurl reads one (decimal, 0x-hex, octal)
@@ -69,6 +64,19 @@ extension URLLoaderSupport {
         + "without leading zeros, such as 127.0.0.1"
     }
     return nil
+  }
+}
+
+extension URLLoaderSupport {
+  /// `address` (an IPv6 address without brackets) in its standard form, RFC 5952's
+  /// shortest lower-case spelling as `inet_ntop` writes it (`::1` for `0:0:0:0:0:0:0:1`);
+  /// `nil` when it is not an IPv6 address.
+  public static func standardIPv6(_ address: String) -> String? {
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET6, address, &v6) == 1 else { return nil }
+    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+    guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
 

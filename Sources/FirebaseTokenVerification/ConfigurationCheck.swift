@@ -52,8 +52,7 @@ extension FirebaseTokenVerifier.Configuration {
       return "must be an http or https URL"
     }
     guard let host = url.host, !host.isEmpty else { return "must name a host" }
-    if let problem = URLLoaderSupport.baseURLProblem(url) { return problem }
-    return nil
+    return URLLoaderSupport.baseURLProblem(url)
   }
 
   /// Why fetching the certificates from `url` in plain HTTP is unsafe, or `nil`: anyone on

@@ -145,7 +145,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
       return
     case "http":
       let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-      if isLoopback(bare) { return }
+      if URLLoaderSupport.isLoopback(host: bare) { return }
       if let emulatorHost,
         bare == emulatorHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
       {
@@ -161,9 +161,6 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
         .misconfigured(setting: setting, reason: "the scheme must be https"))
     }
   }
-
-  /// Loopback by the shared rule, ``BackendHTTP/URLLoaderSupport/isLoopback(host:)``.
-  static func isLoopback(_ host: String) -> Bool { URLLoaderSupport.isLoopback(host: host) }
 }
 
 /// The Auth Emulator's `host:port`, parsed.

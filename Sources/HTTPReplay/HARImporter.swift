@@ -66,7 +66,7 @@ public enum HARImporter {
       let scheme = url?.scheme?.lowercased()
       guard scheme == "http" || scheme == "https" else { continue }
       let host = url?.host?.lowercased() ?? ""
-      if let allowed, !allowed.contains(host), !isLoopback(host) {
+      if let allowed, !allowed.contains(host), !URLLoaderSupport.isLoopback(host: host) {
         skipped?(index, host)
         continue
       }
@@ -106,9 +106,6 @@ public enum HARImporter {
     _ = try cassette.checkedData(secrets: secrets)
     return cassette
   }
-
-  /// `true` for `localhost`, `127.x.x.x` and `::1`.
-  static func isLoopback(_ host: String) -> Bool { URLLoaderSupport.isLoopback(host: host) }
 
   /// The HAR structure `cassette lint` checks, minus what only cassettes have (`_replay`;
   /// HAR 1.1 is accepted too), for the log and every entry the import keeps.

@@ -38,15 +38,10 @@ struct EmulatorListenAddress: Equatable {
     }
     var bare = text
     if bare.hasPrefix("[") && bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
-    var v6 = in6_addr()
-    guard inet_pton(AF_INET6, bare, &v6) == 1 else { return nil }
     // Printed in its standard form (`::1` for `0:0:0:0:0:0:0:1`): libcurl sends that form,
     // and an NCMB client signs the host as written in NCMB_BASE_URL.
-    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-    if inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil {
-      bare = String(
-        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    guard let standard = URLLoaderSupport.standardIPv6(bare) else { return nil }
+    bare = standard
     self.init(bindHost: bare, isIPv6: true, isLoopback: URLLoaderSupport.isLoopback(host: bare))
   }
 
