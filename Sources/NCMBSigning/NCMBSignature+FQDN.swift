@@ -1,8 +1,9 @@
 import Foundation
+import UserBackendKit
 
 extension NCMBSignature {
   /// The longest FQDN accepted, in characters (the DNS limit for a name in text form).
-  public static let maximumFQDNLength = 253
+  public static let maximumFQDNLength = IdentifierCanonicalization.maximumDomainLength
 
   /// Why `fqdn` cannot be the host line of a string to sign, or `nil` when it can.
   ///
@@ -25,17 +26,10 @@ extension NCMBSignature {
     let shape =
       "must be a host name such as \(defaultFQDN) or 127.0.0.1: dot-separated labels of "
       + "lower-case ASCII letters, digits and hyphens, without scheme, port, path or spaces"
-    let bytes = Array(fqdn.utf8)
-    guard !bytes.isEmpty, bytes.count <= maximumFQDNLength else { return shape }
-    let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    for label in labels {
-      guard (1...63).contains(label.count), label.first != UInt8(ascii: "-"),
-        label.last != UInt8(ascii: "-"),
-        label.allSatisfy({
-          (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-")
-        })
-      else { return shape }
+    // The package's host-name rule (labels of 1–63 ASCII letters, digits and hyphens, no
+    // hyphen at an end, 253 bytes at most), in lower case only.
+    guard fqdn == fqdn.lowercased(), IdentifierCanonicalization.isUsableDomain(fqdn) else {
+      return shape
     }
     return nil
   }
