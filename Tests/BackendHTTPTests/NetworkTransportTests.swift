@@ -122,10 +122,11 @@ struct NetworkTransportTests {
     "a refused connection is a connection failure that does not name the URL",
     arguments: TransportKind.allCases)
   func refused(kind: TransportKind) async throws {
-    let server = try LoopbackServer()
-    let port = server.port
-    server.stop()
-    let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/token?key=AIzaSECRET"))
+    // Reserved, never listening: a stopped server's port was once taken meanwhile by
+    // another test's server, which answered (CI, fresh clone of 933394f).
+    let refusing = try RefusingPort()
+    let url = try #require(
+      URL(string: "http://127.0.0.1:\(refusing.port)/v1/token?key=AIzaSECRET"))
     do {
       _ = try await kind.make().send(HTTPRequest(method: .get, url: url, timeout: 5))
       Issue.record("expected a failure")
@@ -137,6 +138,7 @@ struct NetworkTransportTests {
       #expect(!error.description.contains("AIzaSECRET"))
       #expect(!error.description.contains("127.0.0.1"))
     }
+    withExtendedLifetime(refusing) {}
   }
 
   @Test(
