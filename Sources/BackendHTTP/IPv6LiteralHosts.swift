@@ -38,8 +38,8 @@ public enum URLLoaderSupport {
     !acceptsIPv6LiteralHosts && isIPv6Literal(host)
   }
 
-  /// `true` when `url` names no port or one a TCP connection can use (1…65535). Read from
-  /// the URL's text: `URL.port` is `nil` both for no port and for one too large to parse
+  /// `true` when `url` names no port or one a TCP connection can use, as
+  /// ``portNumber(_:)`` reads it (1…65535, no leading zeros). Read from the URL's text: `URL.port` is `nil` both for no port and for one too large to parse
   /// (`:18446744073709551617`), and `URL(string:)` also takes `:99999` and an empty `:`.
   public static func hasUsablePort(_ url: URL) -> Bool {
     let text = url.absoluteString
@@ -52,17 +52,14 @@ public enum URLLoaderSupport {
       authority = authority[authority.index(after: close)...]
     }
     guard let colon = authority.firstIndex(of: ":") else { return true }
-    let digits = authority[authority.index(after: colon)...]
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 5,
-      let port = Int(digits)
-    else { return false }
-    return usable(port)
+    return portNumber(authority[authority.index(after: colon)...]) != nil
   }
 
   private static func usable(_ port: Int) -> Bool { (1...65_535).contains(port) }
 
-  /// The reason given for a refused port.
-  public static let portReason = "the port must be between 1 and 65535"
+  /// The reason given for a refused port (see ``portNumber(_:)``).
+  public static let portReason =
+    "the port must be a number from 1 to 65535, written without leading zeros"
 
   /// Why `url` cannot be a service's base address, or `nil`: a port outside 1…65535 (or
   /// unparseable), a user name or password (which the network transports refuse, see

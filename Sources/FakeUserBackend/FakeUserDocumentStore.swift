@@ -12,7 +12,8 @@ extension FakeUserBackend {
 /// ``UserStore`` (one per account, deleted with it), under the owner rule the emulator and
 /// the shipped `firestore.rules` enforce: only the signed-in user reaches their document.
 ///
-/// Every operation first takes the backend's session (refreshed when expired), so nobody
+/// Every operation first checks a given `userID` by the shared rule (`.invalidInput(field:
+/// "userID")`, as every backend), then takes the backend's session (refreshed when expired), so nobody
 /// signed in is `.notSignedIn`; a `userID` other than the signed-in user's is
 /// `.permissionDenied` (backend code `PERMISSION_DENIED`), whether that account exists or
 /// not. Writes are checked with ``UserBackendKit/DocumentValidation`` before the store is
@@ -27,9 +28,10 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   }
 
   /// Reads the document; `nil` when it does not exist.
-  /// - Throws: ``UserBackendKit/UserBackendError`` `.notSignedIn`, `.permissionDenied`,
-  ///   `.sessionExpired`, `.server` (`DATABASE_ERROR`).
+  /// - Throws: ``UserBackendKit/UserBackendError`` `.invalidInput(field: "userID")`,
+  ///   `.notSignedIn`, `.permissionDenied`, `.sessionExpired`, `.server` (`DATABASE_ERROR`).
   public func document(userID: String?) async throws(UserBackendError) -> UserDocument? {
+    try Self.check(userID)
     let owner = try await ownerID(userID)
     return try call { try backend.store.document(userID: owner)?.userDocument }
   }
@@ -39,6 +41,7 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   public func createDocument(userID: String?, fields: [String: DocumentValue])
     async throws(UserBackendError) -> DocumentCreation
   {
+    try Self.check(userID)
     try DocumentValidation.validateCreate(fields)
     let owner = try await ownerID(userID)
     let result = try call {
@@ -52,6 +55,7 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   public func updateDocument(
     userID: String?, setting fields: [String: DocumentValue], removing: Set<String>
   ) async throws(UserBackendError) -> UserDocument {
+    try Self.check(userID)
     try DocumentValidation.validateUpdate(setting: fields, removing: removing)
     let owner = try await ownerID(userID)
     return try call {
@@ -63,8 +67,17 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   /// Deletes the document; a missing one is fine.
   /// - Throws: as ``document(userID:)``.
   public func deleteDocument(userID: String?) async throws(UserBackendError) {
+    try Self.check(userID)
     let owner = try await ownerID(userID)
     _ = try call { try backend.store.deleteDocument(userID: owner) }
+  }
+
+  /// A given user ID checked with the shared rule
+  /// (``UserBackendKit/CredentialValidation/validateUserID(_:field:)``), before the
+  /// session or the fields, in the order the Firebase and NCMB adapters check them.
+  /// - Throws: `.invalidInput(field: "userID")`.
+  private static func check(_ userID: String?) throws(UserBackendError) {
+    if let userID { try CredentialValidation.validateUserID(userID) }
   }
 
   /// The signed-in user's ID when `userID` is `nil` or theirs; the owner rule otherwise.

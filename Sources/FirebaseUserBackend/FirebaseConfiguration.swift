@@ -163,35 +163,28 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   }
 }
 
-/// The Auth Emulator's `host:port`, parsed.
+/// The Auth Emulator's `host:port`, parsed by the one rule every layer shares
+/// (``BackendHTTP/HostAndPort``).
 struct EmulatorAddress: Sendable, Hashable {
-  /// The host as written (brackets kept for IPv6).
-  let host: String
-  /// The TCP port.
-  let port: Int
+  /// The host and port.
+  let address: HostAndPort
+
+  /// The host as a URL writes it (brackets kept for IPv6).
+  var host: String { address.host.contains(":") ? "[\(address.host)]" : address.host }
 
   /// Parses `host:port` or `[v6]:port` (an IPv6 literal in brackets, as
   /// `FIREBASE_AUTH_EMULATOR_HOST` writes it: `[::1]:9099`).
-  /// - Throws: `.misconfigured(setting: "emulatorHost")`.
+  /// - Throws: `.misconfigured(setting: "emulatorHost")` with the reason.
   init(parsing text: String) throws(UserBackendError) {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    let bad = UserBackendError(
-      .misconfigured(
-        setting: "emulatorHost",
-        reason: "expected host:port without a scheme, e.g. 127.0.0.1:9099"))
-    guard let colon = trimmed.lastIndex(of: ":") else { throw bad }
-    let host = String(trimmed[..<colon])
-    guard let port = DecimalText.wholeNumber(trimmed[trimmed.index(after: colon)...]),
-      (1...65_535).contains(port),
-      !host.isEmpty, !host.contains("/"), !host.contains(where: { $0.isWhitespace })
-    else { throw bad }
-    if host.contains(":") && !(host.hasPrefix("[") && host.hasSuffix("]")) { throw bad }
-    self.host = host
-    self.port = port
+    do {
+      address = try HostAndPort(parsing: text)
+    } catch {
+      throw UserBackendError(.misconfigured(setting: "emulatorHost", reason: error.reason))
+    }
   }
 
   /// `http://host:port/`.
-  var baseURL: String { "http://\(host):\(port)/" }
+  var baseURL: String { "http://\(address.authority)/" }
 }
 
 /// The resolved endpoint URLs and the API key, ready to build requests.

@@ -65,8 +65,7 @@ public struct RecordingHarness: ContractHarness {
       host = try? configuration.ncmbBaseURL().host
     }
     guard let host else { return .live }
-    let loopback = ["localhost", "127.0.0.1", "::1"].contains(host.lowercased())
-    return loopback || host.hasPrefix("127.") ? .emulator : .live
+    return URLLoaderSupport.isLoopback(host: host) ? .emulator : .live
   }
 
   /// A recording environment for one run of `contract`.

@@ -229,25 +229,21 @@ extension BackendConfiguration {
     return url
   }
 
-  /// Splits a `host:port` setting (`127.0.0.1:9099`, `localhost:9099`, `[::1]:9099`).
+  /// Splits a `host:port` setting (`127.0.0.1:9099`, `localhost:9099`, `[::1]:9099`) by
+  /// the rule the Firebase adapter applies too (``BackendHTTP/HostAndPort``).
   /// - Returns: the host (without brackets) and the port (1…65535).
   /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming
   ///   `FIREBASE_AUTH_EMULATOR_HOST`.
   public static func parseHostPort(_ text: String) throws -> (host: String, port: Int) {
-    let bad = BackendConfigurationError(
-      .invalidSetting,
-      setting: settingName(ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
-      reason: "must be host:port such as 127.0.0.1:9099 (no scheme, no path)")
-    guard let colon = text.lastIndex(of: ":") else { throw bad }
-    var host = String(text[..<colon])
-    let portText = text[text.index(after: colon)...]
-    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    let hostCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-_:"))
-    guard !host.isEmpty, host.unicodeScalars.allSatisfy(hostCharacters.contains),
-      host.contains(":") == text.hasPrefix("["),
-      let port = DecimalText.wholeNumber(portText), (1...65_535).contains(port)
-    else { throw bad }
-    return (host, port)
+    do {
+      let parsed = try HostAndPort(parsing: text)
+      return (parsed.host, parsed.port)
+    } catch {
+      throw BackendConfigurationError(
+        .invalidSetting,
+        setting: settingName(ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
+        reason: error.reason)
+    }
   }
 
   static func settingName(_ variable: String, _ key: String) -> String {

@@ -1,4 +1,5 @@
 import AccountDatabase
+import BackendHTTP
 import BackendEmulator
 import Dispatch
 import FakeUserBackend
@@ -76,8 +77,11 @@ enum EmulatorCommand {
       }
       let host = address.bindHost
       let portText = options.value("port") ?? "9099"
-      guard let port = DecimalText.wholeNumber(portText), (0...65_535).contains(port) else {
-        throw UsageError("--port must be a number in 0…65535", command: "emulator")
+      // 0 picks a free port; any other port is read as every setting reads one.
+      guard let port = portText == "0" ? 0 : URLLoaderSupport.portNumber(portText) else {
+        throw UsageError(
+          "--port must be 0 (a free port) or a number from 1 to 65535 written without leading "
+            + "zeros", command: "emulator")
       }
       let projectID = options.value("project-id") ?? "demo-project"
       // The same rule as FIREBASE_PROJECT_ID, so the printed exports are accepted.

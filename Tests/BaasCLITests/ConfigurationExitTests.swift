@@ -101,8 +101,8 @@ struct EmulatorPasswordHashCostTests {
 @Suite("baas emulator checks --port", .timeLimit(.minutes(1)))
 struct EmulatorPortTests {
   @Test(
-    "a port that is not plain decimal digits in 0…65535 is a usage error naming the flag",
-    arguments: ["+0", "x", "-1", "65536", "", "٠", "0x0", " 0", "0 "])
+    "a port other than 0 or 1…65535 in plain digits without leading zeros is a usage error",
+    arguments: ["+0", "x", "-1", "65536", "", "٠", "0x0", " 0", "0 ", "00", "0080", "09099"])
   func refused(value: String) async throws {
     let baas = try Baas()
     defer { baas.cleanUp() }
