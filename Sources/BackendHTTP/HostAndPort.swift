@@ -64,6 +64,7 @@ public struct HostAndPort: Sendable, Hashable {
     /// What is wrong and how to write it; never contains the value itself beyond its host.
     public let reason: String
     init(_ reason: String) { self.reason = reason }
+    /// The reason.
     public var description: String { reason }
   }
 
