@@ -142,11 +142,20 @@ enum FirebaseSessionBuilder {
   /// answering wrongly (or someone answering in its place), not a rejection of the
   /// session, so the caller stores nothing and keeps the session it has; clearing it
   /// would let such an answer sign the user out.
-  /// - Parameter answer: the endpoint's name for the message.
+  /// - Parameters:
+  ///   - answer: the endpoint's name for the message.
+  ///   - mustName: `true` when the answer must say whose tokens they are (a refresh, whose
+  ///     request names no user: Secure Token always sends `user_id` and an ID token always
+  ///     has `sub`); an answer with neither is then refused too.
   /// - Throws: `.malformedResponse` naming the answer; the IDs are not quoted.
   static func checkOwner(
-    userID: String, answered: String?, claims: FirebaseIDTokenClaims?, answer: String
+    userID: String, answered: String?, claims: FirebaseIDTokenClaims?, answer: String,
+    mustName: Bool = false
   ) throws(UserBackendError) {
+    if mustName, answered == nil, claims?.sub == nil {
+      throw UserBackendError(
+        .malformedResponse(reason: "the \(answer) answer does not say whose tokens it holds"))
+    }
     if let answered, answered != userID {
       throw UserBackendError(
         .malformedResponse(reason: "the \(answer) answer is for another user"))

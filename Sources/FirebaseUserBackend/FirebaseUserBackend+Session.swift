@@ -18,8 +18,8 @@ extension FirebaseUserBackend {
 
   /// One Secure Token exchange of `current`'s refresh token. A definitive rejection
   /// (`.sessionExpired`) is `.rejected`: the engine clears the session. An answer whose
-  /// `user_id` or ID token `sub` is another user's is `.malformedResponse` and the session
-  /// is kept (``FirebaseSessionBuilder/checkOwner(userID:answered:claims:answer:)``).
+  /// `user_id` or ID token `sub` is another user's, or that has neither, is
+  /// `.malformedResponse` and the session is kept (``FirebaseSessionBuilder/checkOwner(userID:answered:claims:answer:)``).
   private func exchange(_ current: AuthSession) async throws(UserBackendError)
     -> SessionRefreshOutcome
   {
@@ -39,7 +39,7 @@ extension FirebaseUserBackend {
     // Tokens of another user are never stored under this one; the session stays.
     try FirebaseSessionBuilder.checkOwner(
       userID: current.user.id, answered: response.userID, claims: claims,
-      answer: "Secure Token refresh")
+      answer: "Secure Token refresh", mustName: true)
     var user = current.user
     if let email = claims?.email, !email.isEmpty { user.email = email }
     if let phone = claims?.phoneNumber, !phone.isEmpty { user.phoneNumber = phone }

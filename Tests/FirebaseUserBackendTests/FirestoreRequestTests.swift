@@ -180,15 +180,15 @@ struct FirestoreRequestTests {
     #expect(throws: UserBackendError.self) {
       try FirestoreStub().backend(firestoreEmulatorHost: "http://127.0.0.1:8080")
     }
-    do {
-      _ = try FirestoreStub().backend(firestoreEmulatorHost: "nohost")
-    } catch {
-      #expect(
-        error.code
-          == .misconfigured(
-            setting: "firestoreEmulatorHost",
-            reason: "expected host:port without a scheme, e.g. 127.0.0.1:9099"))
+    let error = #expect(throws: UserBackendError.self) {
+      try FirestoreStub().backend(firestoreEmulatorHost: "nohost")
     }
+    guard case .misconfigured(let setting, let reason) = error?.code else {
+      Issue.record("expected misconfigured, got \(String(describing: error))")
+      return
+    }
+    #expect(setting == "firestoreEmulatorHost")
+    #expect(reason.contains("host:port such as 127.0.0.1:9099"))
   }
 
   @Test("Without a project ID: every operation is misconfigured naming projectID, no request")

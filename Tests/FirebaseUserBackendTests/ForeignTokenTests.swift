@@ -53,6 +53,35 @@ struct ForeignTokenTests {
     #expect(try await store.load() == before)
   }
 
+  @Test(
+    "a token refresh answer that names no user is refused; one naming the user either way is taken",
+    arguments: [(false, false, false), (true, false, true), (false, true, true)])
+  func refreshNamingNobody(sendsUserID: Bool, tokenHasSubject: Bool, taken: Bool) async throws {
+    let clock = ManualClock(Fixture.start)
+    let token =
+      tokenHasSubject
+      ? Fixture.idToken(uid: "uid-1", exp: clock.now().addingTimeInterval(3600), serial: 9)
+      : "opaque-id-token-without-claims"
+    let userID = sendsUserID ? #","user_id":"uid-1""# : ""
+    let server = StubTransport(
+      json: """
+        {"expires_in":"3600","token_type":"Bearer","refresh_token":"AMf-foreign-refresh",\
+        "id_token":"\(token)"\(userID)}
+        """)
+    let store = Fixture.signedInStore(clock: clock)
+    let before = try await store.load()
+    let backend = try Fixture.backend(server, store: store, clock: clock)
+    do {
+      let refreshed = try await backend.idToken(forceRefresh: true)
+      #expect(taken, "an answer naming nobody was stored")
+      #expect(refreshed == token)
+    } catch {
+      #expect(!taken, "\(error)")
+      Self.expectMalformed(error)
+      #expect(try await store.load() == before)
+    }
+  }
+
   /// The operations that send `accounts:update` and store the tokens it answers.
   enum Update: String, CaseIterable, CustomTestStringConvertible {
     case password, email, profile, link
