@@ -267,13 +267,14 @@ extension BackendConfiguration {
   private static func resolvedHome(_ home: String?, environment: [String: String]) throws
     -> String
   {
-    // HOME is used for `~` and for the default; XDG_STATE_HOME for the default.
-    if let userHome = environment["HOME"], !userHome.isEmpty,
-      home == nil || home!.isEmpty || home == "~" || home!.hasPrefix("~/")
-    {
-      try PathSetting.check(userHome, setting: "HOME")
-    }
+    // HOME is checked only where it decides: for `~` and for the last default (an
+    // XDG_STATE_HOME that is set decides instead, and a HOME it hides never matters).
     if let home, !home.isEmpty {
+      if home == "~" || home.hasPrefix("~/"), let userHome = environment["HOME"],
+        !userHome.isEmpty
+      {
+        try PathSetting.check(userHome, setting: "HOME")
+      }
       let expanded = expandingTilde(home, environment: environment)
       if expanded.hasPrefix("/") { return expanded }
       return URL(fileURLWithPath: expanded).standardizedFileURL.path
@@ -283,6 +284,7 @@ extension BackendConfiguration {
       return URL(fileURLWithPath: state).appendingPathComponent("baas").path
     }
     if let userHome = environment["HOME"], !userHome.isEmpty {
+      try PathSetting.check(userHome, setting: "HOME")
       return URL(fileURLWithPath: userHome).appendingPathComponent(".local/state/baas").path
     }
     throw BackendConfigurationError(

@@ -59,6 +59,21 @@ struct PathSettingTests {
     #expect(error.description.contains("control character"), "\(error)")
   }
 
+  @Test("HOME is checked only where it decides: a set XDG_STATE_HOME or BAAS_HOME hides it")
+  func homeOnlyWhereUsed() throws {
+    let badHome = "/tmp/a\u{0}b"
+    for environment in [
+      ["HOME": badHome, "XDG_STATE_HOME": "/tmp/state"], ["HOME": badHome, "BAAS_HOME": "/tmp/b"],
+    ] {
+      let configuration = try BackendConfiguration.resolve(environment: environment)
+      #expect(configuration.home?.contains("\u{0}") == false)
+    }
+    let error = try #require(throws: BackendConfigurationError.self) {
+      _ = try BackendConfiguration.resolve(environment: ["HOME": badHome, "BAAS_HOME": "~/x"])
+    }
+    #expect(error.setting.contains("HOME"), "\(error)")
+  }
+
   @Test("a config file that is a FIFO or a link to /dev/zero is refused without blocking")
   func nonRegularConfigFile() throws {
     let directory = try Self.directory()
