@@ -67,7 +67,7 @@ extension NCMBUserBackend {
       NCMBUserResponse.self, from: answer, endpoint: "Apple sign-in")
     var user = NCMBUserMapping.user(from: response, hasPasswordIdentity: false)
     if !user.providers.contains("apple.com") {
-      user.providers = (user.providers + ["apple.com"]).sorted()
+      user.providers = NCMBUserMapping.providers(user.providers + ["apple.com"])
     }
     if let name = credential.fullNameForDisplay { user.displayName = name }
     return try await establish(

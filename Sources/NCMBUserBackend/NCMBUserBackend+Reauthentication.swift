@@ -32,7 +32,7 @@ extension NCMBUserBackend {
     if response.photoURL == nil { user.photoURL = old.photoURL }
     if user.emailVerified == nil { user.emailVerified = old.emailVerified }
     if user.createdAt == nil { user.createdAt = old.createdAt }
-    user.providers = Array(Set(user.providers + old.providers)).sorted()
+    user.providers = NCMBUserMapping.providers(user.providers + old.providers)
     user.isAnonymous = user.providers == ["anonymous"]
     let renewed = AuthSession(
       user: user, bearerToken: token, refreshToken: nil, expiresAt: nil, isNewUser: false)
@@ -50,8 +50,9 @@ extension NCMBUserBackend {
   /// Turns the signed-in anonymous user into a password account with the same
   /// `objectId`: `PUT /2013-09-01/users/{objectId}` with `userName`, `password` and, for
   /// an email identifier, `mailAddress` (the shape ``signUp(_:)`` sends). The session
-  /// token stays. The user gains provider `"password"` and `isAnonymous` becomes `false`;
-  /// the anonymous `authData` entry stays on the server.
+  /// token stays. The user's providers become `["password"]` and `isAnonymous` becomes
+  /// `false` (the service may keep the `authData.anonymous` entry; it is not listed, see
+  /// ``NCMBUserMapping/providers(_:)``).
   ///
   /// - Returns: the session with the upgraded user; `isNewUser` is `false`.
   /// - Throws: ``UserBackendError``: `.notSignedIn`; `.invalidInput(field: "credential")`
@@ -76,7 +77,7 @@ extension NCMBUserBackend {
     let user = try await updateUser(request, session: session) { user in
       user.username = userName
       if let mailAddress { user.email = mailAddress }
-      user.providers = Array(Set(user.providers + ["password"])).sorted()
+      user.providers = NCMBUserMapping.providers(user.providers + ["password"])
       user.isAnonymous = false
     }
     var upgraded = session

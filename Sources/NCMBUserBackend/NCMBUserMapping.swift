@@ -6,7 +6,8 @@ import UserBackendKit
 /// - `id` = `objectId`, `username` = `userName`, `email` = `mailAddress`.
 /// - `providers`: `"password"` when the account has a password identity, plus one entry
 ///   per non-null `authData` key: `anonymous` → `"anonymous"`, `apple` → `"apple.com"`,
-///   `facebook` / `twitter` / `google` → `"<key>.com"`, any other key as is.
+///   `facebook` / `twitter` / `google` → `"<key>.com"`, any other key as is; sorted, and
+///   `"anonymous"` only when it is the only one (``providers(_:)``).
 /// - `isAnonymous`: the only provider is `"anonymous"`.
 /// - `emailVerified` = `mailAddressConfirm`; `createdAt` = `createDate` (ISO 8601; an
 ///   unreadable one is `nil`: it is informational and must not fail a sign-in);
@@ -23,6 +24,17 @@ enum NCMBUserMapping {
     }
   }
 
+  /// The portable provider list: each provider once, sorted, and `"anonymous"` only while
+  /// it is the account's only identity. An NCMB account upgraded from a guest may keep its
+  /// `authData.anonymous` entry (the service leaves it; the emulator drops it), but it is a
+  /// password account now, as Firebase lists it: so the link's answer, a reload and a later
+  /// sign-in all list the same providers whichever server answers.
+  static func providers(_ providers: [String]) -> [String] {
+    var unique = Set(providers)
+    if unique.count > 1 { unique.remove("anonymous") }
+    return unique.sorted()
+  }
+
   /// The user for a response.
   ///
   /// - Parameters:
@@ -36,14 +48,15 @@ enum NCMBUserMapping {
     from response: NCMBUserResponse, hasPasswordIdentity: Bool, sentUserName: String? = nil,
     sentMailAddress: String? = nil
   ) -> User {
-    var providers = Set((response.authData?.keys ?? []).map(provider(forAuthDataKey:)))
-    if hasPasswordIdentity { providers.insert("password") }
+    var keys = (response.authData?.keys).map(Array.init) ?? []
+    keys = keys.map(provider(forAuthDataKey:))
+    let providers = Self.providers(keys + (hasPasswordIdentity ? ["password"] : []))
     return User(
       id: response.objectId,
       email: response.mailAddress ?? sentMailAddress,
       username: response.userName ?? sentUserName,
       displayName: response.displayName.flatMap { $0.isEmpty ? nil : $0 },
-      providers: Array(providers),
+      providers: providers,
       isAnonymous: providers == ["anonymous"],
       emailVerified: response.mailAddressConfirm,
       photoURL: response.photoURL.flatMap { $0.isEmpty ? nil : URL(string: $0) },
