@@ -10,11 +10,13 @@ import UserBackendKit
 ///   field, never stored as a string: one outside 0001-01-01…9999-12-31T23:59:59.999999Z
 ///   UTC after its offset (`@9999-12-31T23:59:59-01:00` is in year 10000; no backend can
 ///   store it), a day or time that does not exist, or a missing offset;
+/// - `NaN`, `Infinity`, `-Infinity`: those doubles (backends without them, NCMB, refuse
+///   the write naming the field);
 /// - JSON (``DocumentJSONReader``): `42` an integer, `2.0` or `1e3` a double, `true`,
 ///   `null`, `"42"` a string, `[…]` an array, `{…}` a map;
 /// - anything else, including an empty VALUE: that text as a string (`name=Ada`,
 ///   `handle=@ada`). A string that would read as one of the above is written as JSON:
-///   `code='"42"'`, `word='"@now"'`.
+///   `code='"42"'`, `word='"@now"'`, `text='"NaN"'`.
 enum FieldAssignment {
   /// The VALUE that stands for the server's time.
   static let serverTime = "@now"
@@ -84,7 +86,14 @@ enum FieldAssignment {
       }
     }
     if text.isEmpty { return .value(.string("")) }
-    return DocumentJSONReader.read(text)
+    // The non-finite doubles, spelled as `doc get` prints them (Firestore's JSON names):
+    // without this a double NaN printed `NaN` and read back as the string "NaN".
+    switch text {
+    case "NaN": return .value(.double(.nan))
+    case "Infinity": return .value(.double(.infinity))
+    case "-Infinity": return .value(.double(-.infinity))
+    default: return DocumentJSONReader.read(text)
+    }
   }
 
   /// `YYYY-MM-DD` at the start: text meant as a timestamp (a handle like `@ada` or

@@ -25,6 +25,8 @@ struct DocumentNotationTests {
       ("01", .string("01")), ("1.", .string("1.")), ("-", .string("-")),
       ("[1,]", .string("[1,]")), ("{\"a\":}", .string("{\"a\":}")), ("tru", .string("tru")),
       ("\"\\ud83d\"", .string("\"\\ud83d\"")), ("nan", .string("nan")),
+      ("Infinity", .double(.infinity)), ("-Infinity", .double(-.infinity)),
+      ("\"NaN\"", .string("NaN")), ("inf", .string("inf")),
     ])
   func value(text: String, expected: DocumentValue) {
     switch FieldAssignment.value(text) {
@@ -119,6 +121,8 @@ struct DocumentNotationTests {
       .string("[x"), .integer(-5), .double(2), .double(0.1), .double(-0.0), .bool(true),
       .null, .array([.integer(1), .string("a")]), .map(["k": .bool(false)]),
       .timestamp(Date(timeIntervalSince1970: 1_764_555_256.125)),
+      .double(.infinity), .double(-.infinity), .string("NaN"), .string("Infinity"),
+      .string("-Infinity"),
     ]
     /// What `doc set` stores for `text`.
     func read(_ text: String) -> DocumentValue? {
@@ -132,6 +136,12 @@ struct DocumentNotationTests {
       let text = DocumentOutput.text(value)
       #expect(read(text) == value, "\(text)")
     }
+    // NaN is not equal to itself: the double NaN reads back as a double NaN, not a string.
+    guard case .double(let nan) = read(DocumentOutput.text(.double(.nan))), nan.isNaN else {
+      Issue.record("a double NaN does not read back as one")
+      return
+    }
+    #expect(DocumentOutput.text(.string("NaN")) == "\"NaN\"")
     #expect(DocumentOutput.text(.string("Ada")) == "Ada")
     #expect(DocumentOutput.text(.string("42")) == "\"42\"")
     #expect(DocumentOutput.text(.string("")) == "\"\"")
