@@ -128,7 +128,7 @@ enum DecodedLeakScan {
       _ text: String, rules named: [RedactionRule], plusIsSpace: Bool, _ path: String
     ) {
       for (name, value) in FormURLEncoding.pairs(text, plusIsSpace: plusIsSpace) {
-        let rule = named.first { $0.name == name && $0.kind != .remove }
+        let rule = named.first { $0.names(name) && $0.kind != .remove }
         self.named(value, rule: rule, "\(path).\(name)")
         self.text(value, "\(path).\(name)")
       }
@@ -154,7 +154,7 @@ enum DecodedLeakScan {
       neverStored(headers: headers, cookies: request["cookies"], path)
       for (index, header) in headers.enumerated() {
         let rule = rules.requestHeaders.first {
-          $0.name.lowercased() == header.name.lowercased() && $0.kind != .remove
+          $0.names(header.name) && $0.kind != .remove
         }
         named(header.value, rule: rule, "\(path).headers[\(index)] (\(header.name))")
         text(header.value, "\(path).headers[\(index)] (\(header.name))")
@@ -172,13 +172,13 @@ enum DecodedLeakScan {
         }
       }
       for (index, item) in nameValues(request["queryString"]).enumerated() {
-        let rule = rules.queryParameters.first { $0.name == item.name && $0.kind != .remove }
+        let rule = rules.queryParameters.first { $0.names(item.name) && $0.kind != .remove }
         named(item.value, rule: rule, "\(path).queryString[\(index)] (\(item.name))")
         text(item.value, "\(path).queryString[\(index)] (\(item.name))")
       }
       if let postData = request["postData"] as? [String: Any] {
         for (index, item) in nameValues(postData["params"]).enumerated() {
-          let rule = rules.formFields.first { $0.name == item.name && $0.kind != .remove }
+          let rule = rules.formFields.first { $0.names(item.name) && $0.kind != .remove }
           named(item.value, rule: rule, "\(path).postData.params[\(index)] (\(item.name))")
           text(item.value, "\(path).postData.params[\(index)] (\(item.name))")
         }
@@ -262,7 +262,7 @@ enum DecodedLeakScan {
         for (index, child) in array.enumerated() { json(child, key: key, "\(path)[\(index)]") }
       } else if let string = value as? String {
         let rule = key.flatMap { name in
-          rules.jsonFields.first { $0.name == name && $0.kind != .remove }
+          rules.jsonFields.first { $0.names(name) && $0.kind != .remove }
         }
         named(string, rule: rule, path)
         if let nested = BodyCoding.jsonObject(Data(string.utf8), mediaType: "") {

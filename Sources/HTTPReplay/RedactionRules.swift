@@ -14,7 +14,7 @@ public struct RedactionRule: Codable, Sendable, Hashable {
     case remove
   }
 
-  /// The field name (case-insensitive for headers, exact otherwise).
+  /// The field name, matched ignoring case (``names(_:)``).
   public var name: String
   /// The action.
   public var kind: Kind
@@ -26,6 +26,19 @@ public struct RedactionRule: Codable, Sendable, Hashable {
     self.name = name
     self.kind = kind
     self.label = label
+  }
+
+  /// `true` when this rule is for a field called `field`. Case is ignored for every kind of
+  /// field, not only headers: redacting a `"Password"` JSON field that the rule `password`
+  /// was written for costs nothing, while missing it would store a password.
+  public func names(_ field: String) -> Bool {
+    // ASCII case folding, byte by byte (no allocation: redaction compares every field of
+    // every body with every rule).
+    let (a, b) = (name.utf8, field.utf8)
+    guard a.count == b.count else { return false }
+    return zip(a, b).allSatisfy { x, y in
+      x == y || (x | 0x20 == y | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x | 0x20))
+    }
   }
 
   /// `name` gets consistent aliases `<category_n>`.
@@ -66,6 +79,11 @@ public struct RedactionRules: Codable, Sendable, Hashable {
   public var jwtClaims: [RedactionRule]
   /// Response header fields kept in cassettes (case-insensitive); all others are dropped.
   public var responseHeaderAllowList: [String]
+  /// Request header fields kept in cassettes (case-insensitive) besides `Content-Type`,
+  /// the fields ``requestHeaders`` rules name (aliased, constant or removed as they say)
+  /// and ``matchHeaders``; all others are dropped, so a credential in a header no rule
+  /// knows (`X-Api-Token: …` in an imported HAR file) never reaches a cassette.
+  public var requestHeaderAllowList: [String]
   /// Request header fields that take part in matching (after redaction), besides method,
   /// host, path, query and body.
   public var matchHeaders: [String]
@@ -75,7 +93,7 @@ public struct RedactionRules: Codable, Sendable, Hashable {
     queryParameters: [RedactionRule] = [], requestHeaders: [RedactionRule] = [],
     jsonFields: [RedactionRule] = [], formFields: [RedactionRule] = [],
     jwtClaims: [RedactionRule] = [], responseHeaderAllowList: [String] = [],
-    matchHeaders: [String] = []
+    requestHeaderAllowList: [String] = [], matchHeaders: [String] = []
   ) {
     self.queryParameters = queryParameters
     self.requestHeaders = requestHeaders
@@ -83,6 +101,7 @@ public struct RedactionRules: Codable, Sendable, Hashable {
     self.formFields = formFields
     self.jwtClaims = jwtClaims
     self.responseHeaderAllowList = responseHeaderAllowList
+    self.requestHeaderAllowList = requestHeaderAllowList
     self.matchHeaders = matchHeaders
   }
 
@@ -96,13 +115,15 @@ public struct RedactionRules: Codable, Sendable, Hashable {
     jwtClaims = try c.decodeIfPresent([RedactionRule].self, forKey: .jwtClaims) ?? []
     responseHeaderAllowList =
       try c.decodeIfPresent([String].self, forKey: .responseHeaderAllowList) ?? []
+    requestHeaderAllowList =
+      try c.decodeIfPresent([String].self, forKey: .requestHeaderAllowList) ?? []
     matchHeaders = try c.decodeIfPresent([String].self, forKey: .matchHeaders) ?? []
   }
 
   /// Both rule sets combined (union; for a name in both, `self`'s rule wins).
   public func merged(with other: RedactionRules) -> RedactionRules {
     func union(_ a: [RedactionRule], _ b: [RedactionRule]) -> [RedactionRule] {
-      a + b.filter { rule in !a.contains { $0.name.lowercased() == rule.name.lowercased() } }
+      a + b.filter { rule in !a.contains { $0.names(rule.name) } }
     }
     func unionNames(_ a: [String], _ b: [String]) -> [String] {
       a + b.filter { name in !a.contains { $0.lowercased() == name.lowercased() } }
@@ -114,6 +135,7 @@ public struct RedactionRules: Codable, Sendable, Hashable {
       formFields: union(formFields, other.formFields),
       jwtClaims: union(jwtClaims, other.jwtClaims),
       responseHeaderAllowList: unionNames(responseHeaderAllowList, other.responseHeaderAllowList),
+      requestHeaderAllowList: unionNames(requestHeaderAllowList, other.requestHeaderAllowList),
       matchHeaders: unionNames(matchHeaders, other.matchHeaders))
   }
 
@@ -146,8 +168,9 @@ public struct RedactionRules: Codable, Sendable, Hashable {
   ]
 
   /// Firebase Authentication REST (Identity Toolkit v1, Secure Token): API key in `key=` and
-  /// `x-goog-api-key`, bearer tokens, passwords and every token field; response headers
-  /// `Content-Type`, `Location`, `Retry-After`, `ETag`; matches on `Authorization`.
+  /// `x-goog-api-key`, bearer tokens, passwords and every token field; request headers
+  /// kept: those, `Content-Type` and `Accept`; response headers `Content-Type`,
+  /// `Location`, `Retry-After`, `ETag`; matches on `Authorization`.
   public static let firebase = RedactionRules(
     queryParameters: [
       .alias("key", "FIREBASE_API_KEY"), .alias("auth", "FIREBASE_ID_TOKEN"),
@@ -172,6 +195,7 @@ public struct RedactionRules: Codable, Sendable, Hashable {
       .alias("nonce", "NONCE"), .alias("at_hash", "TOKEN_HASH"), .alias("c_hash", "TOKEN_HASH"),
     ],
     responseHeaderAllowList: ["Content-Type", "Location", "Retry-After", "ETag"],
+    requestHeaderAllowList: ["Accept"],
     matchHeaders: ["Authorization"])
 
   /// The rules for HAR imports: the same as ``firebase``, which already aliases the SMS
@@ -180,8 +204,9 @@ public struct RedactionRules: Codable, Sendable, Hashable {
 
   /// NCMB REST: application key, signature (a constant; replay re-verifies it through the
   /// request verifier), session tokens in header and body, passwords (JSON and the legacy
-  /// GET-login query); response headers `Content-Type`, `Location`, `Retry-After`, `ETag`,
-  /// `X-NCMB-Response-Signature`; matches on `X-NCMB-Apps-Session-Token`.
+  /// GET-login query); request headers kept: those, `Content-Type`, `Accept` and
+  /// `X-NCMB-Timestamp`; response headers `Content-Type`, `Location`, `Retry-After`,
+  /// `ETag`, `X-NCMB-Response-Signature`; matches on `X-NCMB-Apps-Session-Token`.
   public static let ncmb = RedactionRules(
     queryParameters: [.alias("password", "PASSWORD")],
     requestHeaders: [
@@ -199,6 +224,7 @@ public struct RedactionRules: Codable, Sendable, Hashable {
     responseHeaderAllowList: [
       "Content-Type", "Location", "Retry-After", "ETag", "X-NCMB-Response-Signature",
     ],
+    requestHeaderAllowList: ["Accept", "X-NCMB-Timestamp"],
     matchHeaders: ["X-NCMB-Apps-Session-Token"])
 
   /// Both services' rules: the default for HAR imports of unknown origin.

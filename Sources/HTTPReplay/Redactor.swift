@@ -40,7 +40,8 @@ public final class Redactor: Sendable {
   }
 
   /// The request with every rule applied: query parameters (in the URL), header fields
-  /// (removed ones dropped; cookies and proxy credentials always, as are the URL's user
+  /// (only those ``RedactionRules/requestHeaderAllowList`` keeps or a rule names; removed
+  /// ones dropped; cookies and proxy credentials always, as are the URL's user
   /// information and fragment: ``NeverStoredParts``), JSON and form body fields, secret
   /// shapes (API keys, refresh tokens, JWTs) anywhere, and values already aliased wherever
   /// they appear. Values are
@@ -53,8 +54,14 @@ public final class Redactor: Sendable {
       let (body, decodedFields) = Self.decodedBody(request.body, fields: request.headerFields)
       result.url = table.redactURL(request.url, rules: rules)
       var fields = HTTPFields()
+      let kept = Set(
+        (rules.requestHeaderAllowList + rules.matchHeaders + ["Content-Type"]).map {
+          $0.lowercased()
+        })
       for field in decodedFields where !NeverStoredParts.isNeverStoredHeader(field.name) {
-        let rule = rules.requestHeaders.first { $0.name.lowercased() == field.name.lowercased() }
+        let rule = rules.requestHeaders.first { $0.names(field.name) }
+        // A header no rule names and no list keeps is dropped: it may hold a credential.
+        guard rule != nil || kept.contains(field.name.lowercased()) else { continue }
         if let value = table.redactHeader(field.value, rule: rule) {
           fields.append(name: table.redactText(field.name), value: value)
         }
@@ -241,7 +248,7 @@ struct AliasTable {
       let name = FormURLEncoding.decode(rawName, plusIsSpace: plusIsSpace)
       let value = FormURLEncoding.decode(rawValue, plusIsSpace: plusIsSpace)
       let newValue: String?
-      if let rule = rules.first(where: { $0.name == name }) {
+      if let rule = rules.first(where: { $0.names(name) }) {
         newValue = apply(rule, to: value)
       } else {
         newValue = redactText(value)
@@ -276,7 +283,7 @@ struct AliasTable {
       var result: [String: Any] = [:]
       for key in object.keys.sorted() {
         guard let child = object[key] else { continue }
-        if let rule = rules.first(where: { $0.name == key }) {
+        if let rule = rules.first(where: { $0.names(key) }) {
           if rule.kind == .remove { continue }
           if let string = child as? String {
             if let replaced = apply(rule, to: string) { result[key] = replaced }
@@ -352,7 +359,7 @@ struct AliasTable {
       return Int(exactly: (number.doubleValue + timeShift).rounded()) ?? value
     }
     if let string = value as? String {
-      if let rule = jwtClaims.first(where: { $0.name == key }) {
+      if let rule = jwtClaims.first(where: { $0.names(key) }) {
         return apply(rule, to: string) ?? ""
       }
       return redactText(string)

@@ -7,7 +7,7 @@ import UserBackendKit
 /// Secrets hidden by an encoding (JSON escapes, percent-encoding, base64 bodies, gzip and
 /// deflate content codings) must be redacted on import and recording, found by lint, and
 /// matched by replay: every secret kind in every position.
-@Suite("Secrets in encoded values", .timeLimit(.minutes(2)))
+@Suite("Secrets in encoded values", .timeLimit(.minutes(5)))
 struct EncodedSecretTests {
   // Each matrix is one test looping over its cases (the case named in every failure), run
   // off the cooperative pool: ~500 separate CPU-bound test cases would crowd out the
