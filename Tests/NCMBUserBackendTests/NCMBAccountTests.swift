@@ -199,7 +199,7 @@ struct NCMBAccountTests {
     let backend = try Fixture.backend(transport, store: store)
     let session = try await backend.linkPassword(.email(" G@Example.com ", password: "secret1"))
     #expect(session.user.id == "anon1" && !session.user.isAnonymous && !session.isNewUser)
-    #expect(session.user.providers == ["anonymous", "password"])
+    #expect(session.user.providers == ["password"])
     #expect(session.user.email == "g@example.com" && session.user.username == "g@example.com")
     #expect(session.bearerToken == Fixture.sessionToken)
     #expect(try await store.load().session == session)
