@@ -77,9 +77,10 @@ public struct FirebaseTokenVerifier: Sendable {
     }
   }
 
-  /// The longest token read, in bytes (Firebase ID tokens are about 1 KiB; custom claims
-  /// are capped at 1000 bytes).
-  public static let maximumTokenBytes = 16 * 1024
+  /// The longest token read, in bytes: 16 KiB, ``AnswerLimits/maximumTokenBytes``, the
+  /// longest token the adapters keep from an answer (Firebase ID tokens are about 1 KiB;
+  /// custom claims are capped at 1000 bytes).
+  public static let maximumTokenBytes = AnswerLimits.maximumTokenBytes
 
   /// What this verifier accepts.
   public let configuration: Configuration

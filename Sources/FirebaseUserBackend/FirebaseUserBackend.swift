@@ -177,7 +177,8 @@ public final class FirebaseUserBackend: UserBackend {
       providers: [], claims: claims, defaultProvider: defaultProvider)
     let session = try FirebaseSessionBuilder.session(
       user: user, grant: grant, claims: claims, isNewUser: isNewUser, now: clock.now())
-    try await state.update { state in
+    // A sign-in replaces a session file that cannot be used (too large, corrupt).
+    try await state.update(replacingUnusable: true) { state in
       state.session = session
       if clearingPhoneVerification { state.pendingPhoneVerification = nil }
       return true

@@ -56,6 +56,14 @@ package enum BoundedFileRead {
     package var reason: String { String(cString: strerror(code)) }
   }
 
+  /// The path is a symbolic link, refused by a read that does not follow links.
+  package struct SymbolicLink: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The link's path.
+    package var path: String
+    /// `"<path> is a symbolic link"`.
+    package var description: String { "\(path) is a symbolic link" }
+  }
+
   /// 1 MiB: the limit for contract and configuration files.
   package static let smallFileLimit = 1 << 20
   /// 64 MiB: the limit for cassettes and HAR exports.
@@ -64,16 +72,42 @@ package enum BoundedFileRead {
   /// The file's bytes, at most `limit` of them.
   /// - Throws: ``NotRegularFile`` when the path (after symbolic links) is not a regular
   ///   file; ``TooLarge`` when the file holds more than `limit` bytes; ``Failure`` when it
-  ///   cannot be opened or read (`ENOENT` for a missing file).
-  package static func data(contentsOf url: URL, limit: Int) throws -> Data {
+  ///   cannot be opened or read (`ENOENT` for a missing file); ``SymbolicLink`` when
+  ///   `followSymbolicLinks` is `false` and the path is a link; what `check` throws.
+  /// - Parameters:
+  ///   - followSymbolicLinks: `false` opens with `O_NOFOLLOW`: a link is refused, not
+  ///     read (the session file).
+  ///   - check: judges the open regular file's `fstat` result (mode, owner) before any
+  ///     byte is read.
+  package static func data(
+    contentsOf url: URL, limit: Int, followSymbolicLinks: Bool = true,
+    check: (stat) throws -> Void = { _ in }
+  ) throws -> Data {
     let path = url.path
-    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else { throw Failure(path: path, code: errno) }
+    let noFollow = followSymbolicLinks ? 0 : O_NOFOLLOW
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | noFollow)
+    guard descriptor >= 0 else {
+      let code = errno
+      var link = stat()
+      if !followSymbolicLinks, code == ELOOP, lstat(path, &link) == 0,
+        link.st_mode & S_IFMT == S_IFLNK
+      {
+        // A link to a FIFO or a device is reported as such, as when links are followed
+        // (`stat` never opens, so it cannot block).
+        var target = stat()
+        if stat(path, &target) == 0, target.st_mode & S_IFMT != S_IFREG {
+          throw NotRegularFile(path: path, kind: kindName(target.st_mode & S_IFMT))
+        }
+        throw SymbolicLink(path: path)
+      }
+      throw Failure(path: path, code: code)
+    }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw Failure(path: path, code: errno) }
     let type = status.st_mode & S_IFMT
     guard type == S_IFREG else { throw NotRegularFile(path: path, kind: kindName(type)) }
+    try check(status)
     var data = Data()
     let chunk = 64 * 1024
     var buffer = [UInt8](repeating: 0, count: chunk)

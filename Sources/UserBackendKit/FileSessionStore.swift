@@ -96,18 +96,23 @@ public struct FileSessionStore: SessionStore {
   /// contents).
   ///
   /// Only a regular file is read, without blocking and at most ``maximumFileSize`` bytes
-  /// (``BoundedFileRead``): a FIFO, a device, or a symbolic link to one, is refused.
-  /// - Throws: ``BoundedFileRead/NotRegularFile``, ``BoundedFileRead/TooLarge``, or
-  ///   ``BoundedFileRead/Failure`` (permission denied, …).
+  /// (``BoundedFileRead``): a FIFO, a device or a directory is refused. Decisions:
+  /// - a symbolic link is refused, not followed (`O_NOFOLLOW`): a sign-out would remove
+  ///   only the link and leave the tokens in the file it points to, and a save replaces
+  ///   the link with a regular file, so a linked session was never kept in sync anyway.
+  ///   The target is not removed either: it is outside the state directory and may be
+  ///   anything; the error names the link so its owner can look.
+  /// - a file with any group or other permission bit (0644 set by hand, a copy) is
+  ///   refused, as ssh refuses such a private key, rather than repaired to 0600: its
+  ///   tokens may have been read already, and a silent repair would hide that. A sign-out
+  ///   or a new sign-in replaces it (``loadForReplacement()``).
+  /// - Throws: ``BoundedFileRead/NotRegularFile``, ``BoundedFileRead/TooLarge``,
+  ///   ``BoundedFileRead/SymbolicLink``, ``NotPrivate``, or ``BoundedFileRead/Failure``
+  ///   (permission denied, …).
   public func load() async throws -> PersistedAuthState {
-    let data: Data
+    guard let data = try readData() else { return .empty }
     do {
-      data = try BoundedFileRead.data(contentsOf: fileURL, limit: Self.maximumFileSize)
-    } catch let error as BoundedFileRead.Failure where error.code == ENOENT {
-      return .empty
-    }
-    do {
-      return try JSONDecoder.sessionStore.decode(PersistedAuthState.self, from: data)
+      return try Self.decode(data)
     } catch {
       diagnostics(
         "warning: the session file \(fileURL.path) is unreadable (\(Self.describe(error))); "
@@ -116,10 +121,85 @@ public struct FileSessionStore: SessionStore {
     }
   }
 
+  /// The stored state for a sign-in or sign-out, which replace the session: a file that
+  /// is too large, not valid JSON of the expected shape or not private (see ``load()``)
+  /// reads as `.empty`, with a diagnostic naming the file and the reason (never its
+  /// contents), so the write that follows replaces or removes it. A symbolic link, a
+  /// FIFO, a directory or an unreadable file is still an error: removing or replacing
+  /// those could lose something that is not a session.
+  /// - Throws: as ``load()``, except ``BoundedFileRead/TooLarge`` and ``NotPrivate``.
+  public func loadForReplacement() async throws -> (
+    state: PersistedAuthState, discarded: String?
+  ) {
+    let reason: String
+    do {
+      guard let data = try readData() else { return (.empty, nil) }
+      do {
+        return (try Self.decode(data), nil)
+      } catch {
+        reason = "it is unreadable (\(Self.describe(error)))"
+      }
+    } catch let error as BoundedFileRead.TooLarge {
+      reason = "it is larger than \(error.limit) bytes"
+    } catch let error as NotPrivate {
+      reason = "it " + error.reason
+    }
+    diagnostics("warning: discarding the session file \(fileURL.path): \(reason)")
+    return (.empty, reason)
+  }
+
+  /// A session file with group or other permission bits (see ``load()``).
+  package struct NotPrivate: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's path.
+    package var path: String
+    /// The permission bits, e.g. `0o644`.
+    package var mode: mode_t
+    /// `"is readable or writable by other users (mode 0644)"`.
+    package var reason: String {
+      "is readable or writable by other users (mode 0\(String(mode, radix: 8)))"
+    }
+    /// `"<path> <reason>"`.
+    package var description: String { "\(path) \(reason)" }
+  }
+
+  /// The file's bytes, or `nil` when there is no file.
+  private func readData() throws -> Data? {
+    do {
+      return try BoundedFileRead.data(
+        contentsOf: fileURL, limit: Self.maximumFileSize, followSymbolicLinks: false
+      ) { status in
+        let permissions = status.st_mode & 0o777
+        if permissions & 0o077 != 0 { throw NotPrivate(path: fileURL.path, mode: permissions) }
+      }
+    } catch let error as BoundedFileRead.Failure where error.code == ENOENT {
+      return nil
+    }
+  }
+
+  private static func decode(_ data: Data) throws -> PersistedAuthState {
+    try JSONDecoder.sessionStore.decode(PersistedAuthState.self, from: data)
+  }
+
+  /// A state whose encoding is larger than ``FileSessionStore/maximumFileSize``, refused
+  /// by ``FileSessionStore/save(_:)``: the store never writes a file it would refuse to
+  /// read. Only server-sent data can make a session that large (every value the client
+  /// sends is limited far below), so ``SessionEngine`` reports it as `.malformedResponse`.
+  package struct StateTooLarge: Error, Sendable, Hashable {
+    /// The encoded size in bytes.
+    package var size: Int
+    /// The limit in bytes.
+    package var limit: Int
+  }
+
   /// Writes the state atomically with mode 0600.
-  /// - Throws: the I/O error; the previous file is then untouched.
+  /// - Throws: ``StateTooLarge`` when the encoded state is larger than
+  ///   ``maximumFileSize`` (what ``load()`` reads), before touching anything; the I/O
+  ///   error; the previous file is then untouched.
   public func save(_ state: PersistedAuthState) async throws {
     let data = try JSONEncoder.sessionStore.encode(state)
+    guard data.count <= Self.maximumFileSize else {
+      throw StateTooLarge(size: data.count, limit: Self.maximumFileSize)
+    }
     let directory = fileURL.deletingLastPathComponent()
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -77,16 +77,25 @@ public final class SessionEngine: Sendable {
   /// stores it (an empty state clears the store), while no other update of this engine
   /// runs.
   ///
+  /// Every state stored passes ``AnswerLimits/check(_:)-(PersistedAuthState)`` first.
+  ///
+  /// - Parameter replacingUnusable: for a write that replaces the session (a sign-in, a
+  ///   sign-out): stored data the store cannot use (too large, corrupt, not private; see
+  ///   ``SessionStore/loadForReplacement()``) reads as empty and is then replaced or
+  ///   removed, even when `transform` changes nothing, instead of failing the write.
   /// - Returns: whether the state was stored.
   /// - Throws: ``UserBackendError`` `.misconfigured` on a store failure (the stored state
-  ///   is then unchanged), or what `transform` throws (nothing is stored).
+  ///   is then unchanged); `.malformedResponse` when the new state holds a server value
+  ///   over ``AnswerLimits`` or is larger than the store keeps (nothing is stored); or
+  ///   what `transform` throws (nothing is stored).
   @discardableResult
   public func update(
+    replacingUnusable: Bool = false,
     _ transform: (inout PersistedAuthState) throws(UserBackendError) -> Bool
   ) async throws(UserBackendError) -> Bool {
     await gate.acquire()
     do {
-      let stored = try await locallyUpdate(transform)
+      let stored = try await locallyUpdate(replacingUnusable: replacingUnusable, transform)
       await gate.release()
       return stored
     } catch {
@@ -97,6 +106,7 @@ public final class SessionEngine: Sendable {
 
   /// The body of ``update(_:)``, run while holding the gate.
   private func locallyUpdate(
+    replacingUnusable: Bool,
     _ transform: (inout PersistedAuthState) throws(UserBackendError) -> Bool
   )
     async throws(UserBackendError) -> Bool
@@ -105,7 +115,7 @@ public final class SessionEngine: Sendable {
     do {
       return try await store.withExclusiveUpdate {
         entered = true
-        return try await storeUpdate(transform)
+        return try await storeUpdate(replacingUnusable: replacingUnusable, transform)
       }
     } catch {
       // Once entered, `storeUpdate` has mapped every failure to a `UserBackendError`,
@@ -119,11 +129,23 @@ public final class SessionEngine: Sendable {
   }
 
   /// One read-modify-write, under the store's update lock.
-  private func storeUpdate(_ transform: (inout PersistedAuthState) throws(UserBackendError) -> Bool)
-    async throws(UserBackendError) -> Bool
-  {
-    var state = try await load()
-    guard try transform(&state) else { return false }
+  private func storeUpdate(
+    replacingUnusable: Bool,
+    _ transform: (inout PersistedAuthState) throws(UserBackendError) -> Bool
+  ) async throws(UserBackendError) -> Bool {
+    var state: PersistedAuthState
+    var discarded: String?
+    if replacingUnusable {
+      do {
+        (state, discarded) = try await store.loadForReplacement()
+      } catch {
+        throw storeFailure(error, action: "read")
+      }
+    } else {
+      state = try await load()
+    }
+    guard try transform(&state) || discarded != nil else { return false }
+    try AnswerLimits.check(state)
     do {
       if state == .empty {
         try await store.clear()
@@ -147,7 +169,7 @@ public final class SessionEngine: Sendable {
     async throws(UserBackendError)
   {
     try Self.checkTokens(session)
-    try await update { state in
+    try await update(replacingUnusable: true) { state in
       state.session = session
       if let completedVerificationID,
         state.pendingPhoneVerification?.verificationID == completedVerificationID
@@ -191,7 +213,7 @@ public final class SessionEngine: Sendable {
   public func signOut(_ session: AuthSession? = nil) async throws(UserBackendError) -> AuthSession?
   {
     var removed: AuthSession?
-    try await update { state in
+    try await update(replacingUnusable: true) { state in
       guard let stored = state.session else { return false }
       if let session, !Self.isSameSignIn(stored, session) { return false }
       removed = stored
@@ -329,49 +351,5 @@ public final class SessionEngine: Sendable {
   /// Delivers a change to every ``authStateChanges`` subscriber.
   public func publish(_ event: AuthStateChange.Event, user: User?) {
     broadcaster.publish(AuthStateChange(event, user: user))
-  }
-
-  // MARK: Errors
-
-  /// A store failure as the one portable error: `.misconfigured` naming the store's
-  /// setting and location, with the system's reason (never file contents).
-  private func storeFailure(_ error: any Error, action: String) -> UserBackendError {
-    if let error = error as? UserBackendError { return error }
-    return UserBackendError(
-      .misconfigured(
-        setting: store.setting,
-        reason: "cannot \(action) \(store.location): \(Self.problem(error))"))
-  }
-
-  /// The `strerror` text of a file-system error, else the error's description.
-  static func problem(_ error: any Error) -> String {
-    if let error = error as? POSIXFileError { return String(cString: strerror(error.code)) }
-    if let error = error as? BoundedFileRead.NotRegularFile { return "it " + error.reason }
-    if let error = error as? BoundedFileRead.Failure { return error.reason }
-    if let error = error as? BoundedFileRead.TooLarge {
-      return "is larger than \(error.limit) bytes"
-    }
-    let nsError = error as NSError
-    if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? POSIXError {
-      return String(cString: strerror(posix.code.rawValue))
-    }
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(nsError.code)))
-    }
-    if let error = error as? CocoaError {
-      switch error.code {
-      case .fileReadNoPermission, .fileWriteNoPermission: return "Permission denied"
-      case .fileWriteOutOfSpace: return "No space left on device"
-      case .fileWriteVolumeReadOnly: return "Read-only file system"
-      case .fileReadNoSuchFile, .fileNoSuchFile: return "No such file or directory"
-      default: return "file error \(error.code.rawValue)"
-      }
-    }
-    return String(describing: error)
   }
 }

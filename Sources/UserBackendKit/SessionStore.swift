@@ -44,6 +44,13 @@ public protocol SessionStore: Sendable {
   /// stored data is unreadable (reported as a diagnostic, never thrown as a crash).
   /// - Throws: only I/O errors other than "no such file".
   func load() async throws -> PersistedAuthState
+  /// The stored state for a write that replaces the session (a sign-in, a sign-out):
+  /// like ``load()``, but stored data that cannot be used (too large, corrupt, not
+  /// private) reads as ``PersistedAuthState/empty`` with `discarded` saying why, so the
+  /// write replaces or removes it instead of failing. The default is ``load()`` with
+  /// `discarded` `nil`.
+  /// - Throws: as ``load()``, for problems a replacement must not paper over.
+  func loadForReplacement() async throws -> (state: PersistedAuthState, discarded: String?)
   /// Replaces the stored state. A failed write leaves the previous state intact.
   /// - Throws: the I/O error.
   func save(_ state: PersistedAuthState) async throws
@@ -71,6 +78,12 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+  /// ``load()``; nothing is ever discarded.
+  public func loadForReplacement() async throws -> (
+    state: PersistedAuthState, discarded: String?
+  ) {
+    (try await load(), nil)
+  }
   /// Runs `body` without a lock: a store that only one instance uses needs none.
   public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     try await body()

@@ -82,6 +82,7 @@ final class DiagnosticLines: Sendable {
     let store = FileSessionStore(
       directory: directory, namespace: "fake", diagnostics: { diagnostics.append($0) })
     try Data("{\"session\": {\"user\": 42".utf8).write(to: store.fileURL)
+    chmod(store.fileURL.path, 0o600)  // a file others can read is refused before parsing
     #expect(try await store.load() == .empty)
     #expect(diagnostics.all.count == 1)
     #expect(diagnostics.all.first?.contains(store.fileURL.lastPathComponent) == true)

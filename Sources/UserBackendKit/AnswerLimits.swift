@@ -1,0 +1,83 @@
+import Foundation
+
+/// The longest server-sent strings a client keeps. Every state a ``SessionEngine`` stores
+/// passes ``check(_:)-(PersistedAuthState)`` first, so no answer, from any adapter, can
+/// make the client store a session it then refuses to read (a session file is read up to
+/// 1 MiB): an over-long value is `.malformedResponse` naming the field, and the stored
+/// state stays as it was.
+///
+/// The profile limits are the client's own input limits (one constant per field, shared
+/// with ``CredentialValidation``): a value the client would refuse to send is not
+/// believed from a server either. Lengths count Unicode scalars, as the input checks do;
+/// tokens count UTF-8 bytes.
+public enum AnswerLimits {
+  /// The longest token kept, in UTF-8 bytes: 16 KiB (16,384). Applies to ID tokens,
+  /// refresh tokens, NCMB session tokens and phone verification IDs. Firebase ID tokens
+  /// are about 1 KiB (custom claims are capped at 1000 bytes); the token verifier reads
+  /// no longer token (`FirebaseTokenVerifier.maximumTokenBytes` is this constant).
+  public static let maximumTokenBytes = 16 * 1024
+
+  /// The longest phone number kept, in Unicode scalars: 16 (`+` and
+  /// ``PhoneNumber/maximumDigits`` digits, E.164).
+  public static let maximumPhoneNumberLength = 1 + PhoneNumber.maximumDigits
+
+  /// Checks everything a backend is about to store.
+  /// - Throws: ``UserBackendError`` `.malformedResponse` naming the first over-long field
+  ///   (never its value).
+  public static func check(_ state: PersistedAuthState) throws(UserBackendError) {
+    if let session = state.session { try check(session) }
+    if let pending = state.pendingPhoneVerification {
+      try token(pending.verificationID, "phone verification ID")
+    }
+  }
+
+  /// Checks a session's tokens (``maximumTokenBytes``) and user (``check(_:)-(User)``).
+  /// - Throws: ``UserBackendError`` `.malformedResponse` naming the field.
+  public static func check(_ session: AuthSession) throws(UserBackendError) {
+    try token(session.bearerToken, "bearer token (ID token or session token)")
+    if let refreshToken = session.refreshToken { try token(refreshToken, "refresh token") }
+    try check(session.user)
+  }
+
+  /// Checks a user's server-sent strings: `id` at most
+  /// ``CredentialValidation/maximumUserIDLength``, `email`
+  /// ``CredentialValidation/maximumEmailLength``, `username`
+  /// ``CredentialValidation/maximumUsernameLength``, `displayName`
+  /// ``CredentialValidation/maximumDisplayNameLength``, `photoURL`
+  /// ``CredentialValidation/maximumPhotoURLLength``, `phoneNumber`
+  /// ``maximumPhoneNumberLength`` (Unicode scalars; the ID in characters, as the user ID
+  /// rule counts).
+  /// - Throws: ``UserBackendError`` `.malformedResponse` naming the field.
+  public static func check(_ user: User) throws(UserBackendError) {
+    // Characters, as the user ID rule counts them (``CredentialValidation/userIDProblem(_:)``).
+    guard user.id.count <= CredentialValidation.maximumUserIDLength else {
+      throw UserBackendError(
+        .malformedResponse(
+          reason:
+            "the server's user ID is longer than \(CredentialValidation.maximumUserIDLength) characters"
+        ))
+    }
+    try text(user.email, "email", CredentialValidation.maximumEmailLength)
+    try text(user.username, "username", CredentialValidation.maximumUsernameLength)
+    try text(user.displayName, "displayName", CredentialValidation.maximumDisplayNameLength)
+    try text(
+      user.photoURL?.absoluteString, "photoURL", CredentialValidation.maximumPhotoURLLength)
+    try text(user.phoneNumber, "phoneNumber", maximumPhoneNumberLength)
+  }
+
+  private static func token(_ value: String, _ field: String) throws(UserBackendError) {
+    guard value.utf8.count <= maximumTokenBytes else {
+      throw UserBackendError(
+        .malformedResponse(
+          reason: "the server's \(field) is longer than \(maximumTokenBytes) bytes"))
+    }
+  }
+
+  private static func text(_ value: String?, _ field: String, _ maximum: Int)
+    throws(UserBackendError)
+  {
+    guard let value, CredentialValidation.limitedLength(value) > maximum else { return }
+    throw UserBackendError(
+      .malformedResponse(reason: "the server's \(field) is longer than \(maximum) characters"))
+  }
+}
