@@ -44,7 +44,8 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   /// - Parameters:
   ///   - applicationKey: the application key (non-empty).
   ///   - clientKey: the client key (non-empty).
-  ///   - baseURL: an `http` or `https` URL with a host; default ``defaultBaseURL``.
+  ///   - baseURL: an `https` URL with a host (`http` only to a loopback host); default
+  ///     ``defaultBaseURL``.
   ///   - legacyGETLogin: see ``legacyGETLogin``.
   ///   - validatesResponseSignature: see ``validatesResponseSignature``.
   ///   - appleClientID: see ``appleClientID``.
@@ -74,7 +75,8 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   /// - Throws: ``UserBackendError`` `.misconfigured(setting:reason:)` naming
   ///   `applicationKey`, `clientKey` or `baseURL` (also an IP address written other than
   ///   in its standard form, `127.1` or `[0:0:0:0:0:0:0:1]`: the transport would send it
-  ///   rewritten and the signature would not match). An IPv6 literal host
+  ///   rewritten and the signature would not match; and `http` to a host that is not
+  ///   loopback, see ``plainHTTPProblem(_:)``). An IPv6 literal host
   ///   (`http://[::1]:9099`) is accepted: the default transport reaches it
   ///   (``BackendHTTP/URLSessionTransport`` refuses it on Linux, per request, before
   ///   connecting).
@@ -97,9 +99,23 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
       // `URL.host` drops an IPv6 literal's brackets (`[zz]` reads as `zz`): put them back.
       ?? URLLoaderSupport.addressSpellingProblem(
         host: baseURL.absoluteString.contains("://[") ? "[\(host)]" : host)
+      ?? Self.plainHTTPProblem(baseURL)
     {
       throw UserBackendError(.misconfigured(setting: "baseURL", reason: problem))
     }
+  }
+
+  /// Why `baseURL` may not be used in plain HTTP, or `nil`: `http` is allowed only to a
+  /// loopback host (``BackendHTTP/URLLoaderSupport/isLoopback(host:)``, the package's one
+  /// loopback rule), as the Firebase adapter and the token verifier do; anywhere else
+  /// every signed request, password and session token would cross the network in clear
+  /// text. `https` (and any other scheme, refused elsewhere) passes.
+  public static func plainHTTPProblem(_ baseURL: URL) -> String? {
+    guard baseURL.scheme?.lowercased() == "http" else { return nil }
+    let host = baseURL.host ?? ""
+    if URLLoaderSupport.isLoopback(host: host) { return nil }
+    return "plain HTTP is refused for \(host); use https (http is allowed only for a "
+      + "loopback host such as 127.0.0.1 or localhost)"
   }
 
   /// The base URL and options; both keys redacted.

@@ -1,6 +1,7 @@
 import BackendHTTP
 import FirebaseUserBackend
 import Foundation
+import NCMBUserBackend
 import UserBackendKit
 
 /// The environment variables `baas` and ``BackendConfiguration`` read.
@@ -31,13 +32,14 @@ extension BackendConfiguration {
   /// Reads the configuration the way `baas` does, from this process's environment.
   ///
   /// Same as ``resolve(environment:configFile:backend:)`` with
-  /// `ProcessInfo.processInfo.environment`.
+  /// ``ProcessEnvironment/current()`` (the environment read as bytes: a variable read that
+  /// is not valid UTF-8 is refused, never changed).
   /// - Throws: ``BackendConfigurationError``.
   public static func environment(configFile: String? = nil, backend: String? = nil) throws
     -> BackendConfiguration
   {
     try resolve(
-      environment: ProcessInfo.processInfo.environment, configFile: configFile, backend: backend)
+      environment: ProcessEnvironment.current(), configFile: configFile, backend: backend)
   }
 
   /// Builds and validates a configuration. Later sources win:
@@ -56,24 +58,29 @@ extension BackendConfiguration {
   /// `XDG_STATE_HOME`) passes ``PathSetting/check(_:setting:)``: no NUL, no control
   /// character.
   ///
-  /// - Parameter environment: the variables to read (pass a dictionary in tests).
+  /// - Parameter environment: the variables to read (pass a dictionary in tests); a
+  ///   ``ProcessEnvironment/undecodableValue`` is refused when its variable is read.
   /// - Throws: ``BackendConfigurationError``: an unreadable file, an unknown backend name,
   ///   a missing or malformed setting of the selected backend. Never contains a secret
   ///   value (an unknown backend name is echoed only when it looks like a name).
   public static func resolve(
     environment: [String: String], configFile: String? = nil, backend: String? = nil
   ) throws -> BackendConfiguration {
-    func variable(_ name: String) -> String? {
-      guard let value = environment[name], !value.isEmpty else { return nil }
-      return value
+    func variable(_ name: String) throws -> String? {
+      try ProcessEnvironment.value(name, in: environment)
+    }
+    // A backend's own settings matter only when it is selected (checked below); another
+    // backend's variable that is not valid UTF-8 counts as unset.
+    func backendVariable(_ name: String) -> String? {
+      (try? variable(name)) ?? nil
     }
     var configuration = BackendConfiguration()
-    if let path = configFile ?? variable(ConfigurationVariable.config) {
+    if let path = try configFile ?? variable(ConfigurationVariable.config) {
       try PathSetting.check(
         path, setting: configFile != nil ? "--config" : ConfigurationVariable.config)
-      configuration = try load(file: expandingTilde(path, environment: environment))
+      configuration = try load(file: try expandingTilde(path, environment: environment))
     }
-    if let name = variable(ConfigurationVariable.backend) {
+    if let name = try variable(ConfigurationVariable.backend) {
       configuration.backend = try backendKind(
         named: name, setting: settingName(ConfigurationVariable.backend, "backend"))
     }
@@ -83,31 +90,46 @@ extension BackendConfiguration {
     if let home = configuration.home, !home.isEmpty {
       try PathSetting.check(home, setting: "config key home (\(ConfigurationVariable.home))")
     }
-    if let value = variable(ConfigurationVariable.home) {
+    if let value = try variable(ConfigurationVariable.home) {
       try PathSetting.check(value, setting: ConfigurationVariable.home)
       configuration.home = value
     }
-    if let value = variable(ConfigurationVariable.firebaseAPIKey) {
+    if let value = backendVariable(ConfigurationVariable.firebaseAPIKey) {
       configuration.firebase.apiKey = value
     }
-    if let value = variable(ConfigurationVariable.firebaseProjectID) {
+    if let value = backendVariable(ConfigurationVariable.firebaseProjectID) {
       configuration.firebase.projectID = value
     }
-    if let value = variable(ConfigurationVariable.firebaseEmulatorHost) {
+    if let value = backendVariable(ConfigurationVariable.firebaseEmulatorHost) {
       configuration.firebase.emulatorHost = value
     }
-    if let value = variable(ConfigurationVariable.firestoreEmulatorHost) {
+    if let value = backendVariable(ConfigurationVariable.firestoreEmulatorHost) {
       configuration.firebase.firestoreEmulatorHost = value
     }
-    if let value = variable(ConfigurationVariable.ncmbApplicationKey) {
+    if let value = backendVariable(ConfigurationVariable.ncmbApplicationKey) {
       configuration.ncmb.applicationKey = value
     }
-    if let value = variable(ConfigurationVariable.ncmbClientKey) {
+    if let value = backendVariable(ConfigurationVariable.ncmbClientKey) {
       configuration.ncmb.clientKey = value
     }
-    if let value = variable(ConfigurationVariable.ncmbBaseURL) {
+    if let value = backendVariable(ConfigurationVariable.ncmbBaseURL) {
       configuration.ncmb.baseURL = value
     }
+    let selected: [String] =
+      switch configuration.backend {
+      case .fake: []
+      case .firebase:
+        [
+          ConfigurationVariable.firebaseAPIKey, ConfigurationVariable.firebaseProjectID,
+          ConfigurationVariable.firebaseEmulatorHost, ConfigurationVariable.firestoreEmulatorHost,
+        ]
+      case .ncmb:
+        [
+          ConfigurationVariable.ncmbApplicationKey, ConfigurationVariable.ncmbClientKey,
+          ConfigurationVariable.ncmbBaseURL,
+        ]
+      }
+    for name in selected { _ = try variable(name) }
     configuration.home = try resolvedHome(configuration.home, environment: environment)
     if let home = configuration.home { try checkStateDirectory(home) }
     try configuration.validate()
@@ -164,8 +186,9 @@ extension BackendConfiguration {
   ///   hyphens, starting with a letter, not ending with a hyphen; `demo-…` emulator IDs
   ///   follow the same rule).
   /// - ncmb: `applicationKey` and `clientKey` are set; `baseURL`, when set, is an absolute
-  ///   `http` or `https` URL with a host (`http://[::1]:9099` for IPv6) and no query or
-  ///   fragment.
+  ///   `https` URL with a host and no query or fragment; `http` only to a loopback host
+  ///   (`http://127.0.0.1:9099`, `http://[::1]:9099`;
+  ///   `NCMBUserBackend/NCMBConfiguration/plainHTTPProblem(_:)`).
   /// - Throws: ``BackendConfigurationError`` naming the variable and the file key.
   public func validate() throws {
     switch backend {
@@ -223,7 +246,9 @@ extension BackendConfiguration {
         reason: "must be an absolute http(s) URL such as https://mbaas.api.nifcloud.com "
           + "(no query or fragment)")
     }
-    if let problem = URLLoaderSupport.baseURLProblem(url) {
+    if let problem = URLLoaderSupport.baseURLProblem(url)
+      ?? NCMBConfiguration.plainHTTPProblem(url)
+    {
       throw BackendConfigurationError(.invalidSetting, setting: setting, reason: problem)
     }
     return url
@@ -270,20 +295,23 @@ extension BackendConfiguration {
     // HOME is checked only where it decides: for `~` and for the last default (an
     // XDG_STATE_HOME that is set decides instead, and a HOME it hides never matters).
     if let home, !home.isEmpty {
-      if home == "~" || home.hasPrefix("~/"), let userHome = environment["HOME"],
-        !userHome.isEmpty
+      if home == "~" || home.hasPrefix("~/"),
+        let userHome = try ProcessEnvironment.value("HOME", in: environment)
       {
         try PathSetting.check(userHome, setting: "HOME")
       }
-      let expanded = expandingTilde(home, environment: environment)
+      let expanded = try expandingTilde(home, environment: environment)
       if expanded.hasPrefix("/") { return expanded }
       return URL(fileURLWithPath: expanded).standardizedFileURL.path
     }
-    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+    if let state = environment["XDG_STATE_HOME"],
+      state.hasPrefix("/") || state == ProcessEnvironment.undecodableValue
+    {
+      try ProcessEnvironment.check(state, variable: "XDG_STATE_HOME")
       try PathSetting.check(state, setting: "XDG_STATE_HOME")
       return URL(fileURLWithPath: state).appendingPathComponent("baas").path
     }
-    if let userHome = environment["HOME"], !userHome.isEmpty {
+    if let userHome = try ProcessEnvironment.value("HOME", in: environment) {
       try PathSetting.check(userHome, setting: "HOME")
       return URL(fileURLWithPath: userHome).appendingPathComponent(".local/state/baas").path
     }
@@ -313,10 +341,13 @@ extension BackendConfiguration {
     }
   }
 
-  private static func expandingTilde(_ path: String, environment: [String: String]) -> String {
+  private static func expandingTilde(_ path: String, environment: [String: String]) throws
+    -> String
+  {
     guard path == "~" || path.hasPrefix("~/"), let userHome = environment["HOME"] else {
       return path
     }
+    try ProcessEnvironment.check(userHome, variable: "HOME")
     return userHome + path.dropFirst()
   }
 

@@ -3,7 +3,8 @@
 /// `XDG_STATE_HOME`, `HOME`) and the paths `baas` options name (`emulator --data`,
 /// cassette files, `--out`, `--contracts`).
 ///
-/// A path is refused when it holds a control character (`Cc`: U+0000…U+001F,
+/// A path is refused when it is empty (the system would read it as the working directory
+/// and report a confusing "is a directory"), and when it holds a control character (`Cc`: U+0000…U+001F,
 /// U+007F…U+009F). A NUL cannot be passed to the operating system at all: the C library
 /// would cut the path there and use another directory than the one written (a config file
 /// `{"home": "/tmp/x/SECRETHOME\u0000x"}` would put the session in `/tmp/x/SECRETHOME`).
@@ -12,8 +13,10 @@
 /// are refused too rather than creating a directory nobody can type.
 public enum PathSetting {
   /// Why `path` cannot be used, or `nil` when it can.
-  /// - Returns: `"contains the control character U+XXXX …"`, or `nil`.
+  /// - Returns: `"is empty…"` (an empty path would name the working directory),
+  ///   `"contains the control character U+XXXX …"`, or `nil`.
   public static func problem(_ path: String) -> String? {
+    if path.isEmpty { return "is empty: a path is required" }
     guard
       let control = path.unicodeScalars.first(where: {
         $0.value < 0x20 || (0x7F...0x9F).contains($0.value)

@@ -207,15 +207,21 @@ public enum UserBackends {
     return try UserStore(path: path, passwordHashIterations: passwordHashIterations)
   }
 
-  /// The session-file namespace, one per backend and project, so switching backends or
-  /// projects never mixes sessions:
+  /// The session-file namespace, one per backend and server, so switching backends,
+  /// projects or servers never mixes sessions (a session token is only ever sent to the
+  /// server that issued it):
   /// - fake: `fake`
-  /// - firebase: `firebase-<projectID>` (`firebase` without a project ID), or
-  ///   `firebase-emulator_<projectID>_<host>_<port>` against an emulator (an empty
-  ///   project ID without one). Project IDs contain no `_` (``validate()`` checks them), so
-  ///   no two projects, emulators or production and emulator ever share a file;
-  /// - ncmb: `ncmb-<host>[-<port>]-<first 12 hex digits of SHA-256(application key)>`
-  ///   (the key itself never appears in a file name).
+  /// - firebase: `firebase-<projectID>`; without a project ID the API key selects the
+  ///   project, so `firebase_apikey_<first 12 hex digits of SHA-256(API key)>`; against an
+  ///   emulator `firebase-emulator_<projectID>_<host>_<port>` (an empty project ID without
+  ///   one). Project IDs contain no `_` (``validate()`` checks them), so no two projects,
+  ///   emulators or production and emulator ever share a file. The Firestore emulator
+  ///   host is not part of it: it serves the documents, not the session;
+  /// - ncmb: `ncmb-<host>[-<port>]-<first 12 hex digits of SHA-256(application key)>`, and
+  ///   unless the base URL is `https` without a path prefix, `-<first 12 hex digits of
+  ///   SHA-256(normalized base URL)>` after it: the scheme and the path prefix select the
+  ///   server too (the normalized URL is the lower-case scheme and host, the port as
+  ///   written and the path without trailing slashes). No key ever appears in a file name.
   public static func sessionNamespace(for configuration: BackendConfiguration) -> String {
     switch configuration.backend {
     case .fake:
@@ -224,14 +230,32 @@ public enum UserBackends {
       let project = configuration.firebase.projectID ?? ""
       guard let host = configuration.firebase.emulatorHost,
         let parsed = try? BackendConfiguration.parseHostPort(host)
-      else { return project.isEmpty ? "firebase" : "firebase-\(project)" }
+      else {
+        if !project.isEmpty { return "firebase-\(project)" }
+        let apiKey = configuration.firebase.apiKey ?? ""
+        guard !apiKey.isEmpty else { return "firebase" }
+        return "firebase_apikey_" + Crypto.sha256Hex(apiKey).prefix(12)
+      }
       return "firebase-emulator_\(project)_\(parsed.host)_\(parsed.port)"
     case .ncmb:
       let url = try? configuration.ncmbBaseURL()
       var name = "ncmb-" + (url?.host ?? "invalid")
       if let port = url?.port { name += "-\(port)" }
       let keyHash = Crypto.sha256Hex(configuration.ncmb.applicationKey ?? "")
-      return name + "-" + keyHash.prefix(12)
+      name += "-" + keyHash.prefix(12)
+      guard let url else { return name }
+      // Kept as it was for the usual https base URL without a prefix (sessions of earlier
+      // versions stay valid); any other scheme or a prefix gets its own file.
+      let scheme = url.scheme?.lowercased() ?? ""
+      var path =
+        URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+      while path.hasSuffix("/") { path.removeLast() }
+      if scheme == "https" && path.isEmpty { return name }
+      let host = url.host?.lowercased() ?? ""
+      var normalized = scheme + "://" + (host.contains(":") ? "[\(host)]" : host)
+      if let port = url.port { normalized += ":\(port)" }
+      normalized += path
+      return name + "-" + Crypto.sha256Hex(normalized).prefix(12)
     }
   }
 }

@@ -197,7 +197,11 @@ enum AccountCommands {
           try await context.makeBackend().sendPasswordReset(email: email)
           return nil
         },
-        success: { _ in ["Password reset requested for \(email)."] })
+        success: { _ in
+          // The address as the backend uses it (trimmed, NFC, IDNA), not as typed.
+          let canonical = (try? CredentialValidation.validateEmail(email)) ?? email
+          return ["Password reset requested for \(canonical)."]
+        })
     })
 
   static let deleteAccount = Command(
@@ -311,7 +315,8 @@ extension Context {
 
   /// The selected backend's name for hints (`"fake"` when the configuration is unusable).
   var backendName: String {
-    (try? configuration().backend.rawValue) ?? backendOption ?? environment["BAAS_BACKEND"]
+    (try? configuration().backend.rawValue) ?? backendOption
+      ?? environment["BAAS_BACKEND"].flatMap { $0 == RawInput.undecodable ? nil : $0 }
       ?? "fake"
   }
 }

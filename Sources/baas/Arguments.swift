@@ -52,6 +52,9 @@ struct ParsedOptions {
       let argument = arguments[index]
       index += 1
       if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+        guard argument != RawInput.undecodable else {
+          throw UsageError(RawInput.argumentProblem, command: command)
+        }
         parsed.positionals.append(argument)
         continue
       }
@@ -85,6 +88,9 @@ struct ParsedOptions {
           }
           value = arguments[index]
           index += 1
+        }
+        if let problem = RawInput.problem(option: "--\(name)", value: value) {
+          throw UsageError(problem, command: command)
         }
         guard parsed.values[name] == nil else {
           throw UsageError("--\(name) is given twice", command: command)
@@ -142,12 +148,14 @@ struct GlobalArguments {
   var rest: [String] = []
 
   /// Splits `arguments` (without the program name) at the first non-option.
-  /// - Throws: ``UsageError`` for an unknown global option or a missing value.
+  /// - Throws: ``UsageError`` for an unknown global option, a missing value or an option
+  ///   given twice.
   static func parse(_ arguments: [String]) throws -> GlobalArguments {
     var result = GlobalArguments()
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
+      guard argument != RawInput.undecodable else { throw UsageError(RawInput.argumentProblem) }
       if !argument.hasPrefix("-") {
         result.command = argument
         result.rest = Array(arguments[(index + 1)...])
@@ -179,8 +187,26 @@ struct GlobalArguments {
         value = arguments[index]
         index += 1
       }
+      if let problem = RawInput.problem(option: name, value: value) {
+        throw UsageError(problem)
+      }
+      // Repeats are refused as for command options: "the last one wins" would let a
+      // forgotten `--backend` earlier in a script silently pick another backend.
+      guard (name == "--backend" ? result.backend : result.config) == nil else {
+        throw UsageError("\(name) is given twice")
+      }
       if name == "--backend" { result.backend = value } else { result.config = value }
     }
     return result
+  }
+
+  /// Refuses a global option given both before the command name and after it
+  /// (`baas --backend fake whoami --backend ncmb`), as a repeated command option is.
+  /// - Throws: ``UsageError`` naming the option.
+  func checkNotRepeated(in options: ParsedOptions, command: String) throws(UsageError) {
+    for (name, value) in [("backend", backend), ("config", config)]
+    where value != nil && options.value(name) != nil {
+      throw UsageError("--\(name) is given twice (before and after the command)", command: command)
+    }
   }
 }

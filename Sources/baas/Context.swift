@@ -26,9 +26,11 @@ struct Context {
   var transport: (any HTTPTransport)? { httpLogger?.wrapping(NetworkTransport.standard()) }
 
   /// The resolved configuration (file, environment, `--backend`).
-  /// - Throws: `BackendConfigurationError`.
+  /// - Throws: `BackendConfigurationError` (also for a key given twice in the config file,
+  ///   ``ConfigFileKeys``).
   func configuration(backend override: String? = nil) throws -> BackendConfiguration {
-    try BackendConfiguration.resolve(
+    try ConfigFileKeys.check(configOption: configOption, environment: environment)
+    return try BackendConfiguration.resolve(
       environment: environment, configFile: configOption, backend: override ?? backendOption)
   }
 

@@ -21,7 +21,8 @@ enum PasswordInput {
 
   /// Reads the password; `prompt` is shown on a terminal.
   /// - Throws: ``UsageError`` when no source is available, standard input is empty, or its
-  ///   first line is longer than ``maximumLineBytes`` bytes or not UTF-8.
+  ///   first line is longer than ``maximumLineBytes`` bytes or not UTF-8, or
+  ///   `BAAS_PASSWORD` is not UTF-8.
   static func read(
     fromStandardInput: Bool, environment: [String: String], command: String,
     prompt: String = "Password: "
@@ -46,7 +47,7 @@ enum PasswordInput {
       }
       return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
-    if let password = environment["BAAS_PASSWORD"], !password.isEmpty {
+    if let password = try RawInput.variable("BAAS_PASSWORD", in: environment, command: command) {
       return password
     }
     if Console.standardInputIsTerminal, case .line(let password) = promptWithoutEcho(prompt) {

@@ -41,6 +41,8 @@ enum PhoneCommands {
         let backend = try UserBackends.make(from: configuration, transport: context.transport)
         let verificationID = try await backend.startPhoneVerification(
           phoneNumber: phoneNumber, appVerification: proof)
+        // The number the backend used (trimmed E.164), not the argument as typed.
+        let number = (try? IdentifierCanonicalization.phoneNumber(phoneNumber)) ?? phoneNumber
         if configuration.backend == .fake,
           let pending = try? UserBackends.fakeStore(for: configuration)
             .pendingPhoneVerifications()
@@ -51,10 +53,10 @@ enum PhoneCommands {
         if json {
           Console.out(
             JSONOutput.encode([
-              "verification": ["id": verificationID, "phoneNumber": phoneNumber]
+              "verification": ["id": verificationID, "phoneNumber": number]
             ]))
         } else {
-          Console.out(TerminalText.safe("Verification code sent to \(phoneNumber)."))
+          Console.out(TerminalText.safe("Verification code sent to \(number)."))
           Console.out(TerminalText.safe("verification ID: \(verificationID)"))
           Console.out("Next: baas phone verify --code CODE")
         }
@@ -76,7 +78,9 @@ enum PhoneCommands {
     let text: String
     if let value = options.value("app-verification") {
       (source, text) = ("--app-verification", value)
-    } else if let value = context.environment[appVerificationVariable], !value.isEmpty {
+    } else if let value = try RawInput.variable(
+      appVerificationVariable, in: context.environment, command: "phone start")
+    {
       (source, text) = (appVerificationVariable, value)
     } else {
       return nil

@@ -83,15 +83,14 @@ enum TokenVerifyCommand {
   {
     let projectOption = options.value("project-id")
     guard
-      let projectID = projectOption
-        ?? environment["FIREBASE_PROJECT_ID"].flatMap({ $0.isEmpty ? nil : $0 })
+      let projectID = try projectOption
+        ?? RawInput.variable("FIREBASE_PROJECT_ID", in: environment, command: "token verify")
     else {
       throw UsageError(
         "no project ID: pass --project-id or set FIREBASE_PROJECT_ID", command: "token verify")
     }
-    let emulatorHost = environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap {
-      $0.isEmpty ? nil : $0
-    }
+    let emulatorHost = try RawInput.variable(
+      "FIREBASE_AUTH_EMULATOR_HOST", in: environment, command: "token verify")
     var url = FirebaseTokenVerifier.googleCertificatesURL
     var urlSource = "--certificates-url"
     if let text = options.value("certificates-url") {

@@ -44,7 +44,8 @@ enum VerifyCommand {
     let contractsDirectory = try ProjectDirectories.contracts(
       options.value("contracts"), command: "verify")
     let recordings = ProjectDirectories.resolve(options.value("recordings"), default: "Recordings")
-    let harnessOptions = ContractHarnesses.Options(recordings: recordings)
+    let harnessOptions = ContractHarnesses.Options(
+      recordings: recordings, environment: ProcessEnvironment.current())
     var harnesses = ContractHarnesses.defaults(options: harnessOptions)
     if let names = options.value("backends") {
       do {

@@ -2,6 +2,7 @@
 import BaasBench
 import Foundation
 import UserBackendKit
+import UserBackends
 
 #if canImport(Glibc)
   import Glibc
@@ -71,6 +72,7 @@ func runBaas(_ arguments: [String], environment: [String: String]) async -> Exit
   do {
     let options = try ParsedOptions.parse(
       Array(([name] + global.rest).dropFirst(used)), spec: command.spec, command: command.name)
+    try global.checkNotRepeated(in: options, command: command.name)
     if options.help || global.help {
       Console.out(command.helpText)
       return .success
@@ -101,9 +103,16 @@ func usageFailure(_ text: String, hint: String, json: Bool, message: String? = n
   return .usage
 }
 
-if CommandLine.arguments.dropFirst().first == "bench" {
-  exit(await BenchCommand.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
+// Read as bytes: an argument or variable that is not valid UTF-8 is refused where it is
+// used, never silently changed (`CommandLine.arguments` and `ProcessInfo` would replace
+// its bytes by U+FFFD).
+let arguments = RawInput.arguments()
+if arguments.first == "bench" {
+  if arguments.contains(where: { $0.contains(RawInput.undecodable) }) {
+    Console.error("baas bench: \(RawInput.argumentProblem)")
+    exit(ExitStatus.usage.rawValue)
+  }
+  exit(await BenchCommand.run(arguments: Array(arguments.dropFirst())))
 }
-let status = await runBaas(
-  Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+let status = await runBaas(arguments, environment: ProcessEnvironment.current())
 exit(status.rawValue)

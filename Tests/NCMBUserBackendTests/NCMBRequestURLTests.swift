@@ -98,7 +98,7 @@ import UserBackendKit
   /// A base URL made relative to another is sent to its resolved address, which is also
   /// the host the signature names (before, the request URL was the relative part alone).
   @Test func aRelativeBaseURLIsResolved() throws {
-    let baseURL = try #require(URL(string: "v1/", relativeTo: URL(string: "http://h/api/")))
+    let baseURL = try #require(URL(string: "v1/", relativeTo: URL(string: "https://h/api/")))
     try Fixture.configuration(baseURL: baseURL).validate()
     let client = NCMBClient(
       configuration: Fixture.configuration(baseURL: baseURL), transport: StubTransport(),
@@ -106,7 +106,7 @@ import UserBackendKit
     let request = try client.request(
       for: NCMBEndpoint(method: .post, pathSegments: ["login"], name: "login"),
       sessionToken: nil)
-    #expect(request.url.absoluteString == "http://h/api/v1/2013-09-01/login")
+    #expect(request.url.absoluteString == "https://h/api/v1/2013-09-01/login")
     #expect(request.url.baseURL == nil)
   }
 
@@ -145,7 +145,11 @@ import UserBackendKit
   }
 
   // (A user name or password is refused on its own: NCMBBaseURLCredentialsTests.)
-  @Test(arguments: ["http://h:1/", "http://h:65535/", "https://h:443/x", "http://h:8080/"])
+  // (Plain http only to loopback: NCMBConfiguration.plainHTTPProblem, tested in
+  // ServerSelectionNamespaceTests.)
+  @Test(arguments: [
+    "https://h:1/", "https://h:65535/", "https://h:443/x", "http://127.0.0.1:8080/",
+  ])
   func aUsablePortIsAccepted(base: String) throws {
     try Fixture.configuration(baseURL: try #require(URL(string: base))).validate()
   }
