@@ -81,30 +81,12 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   }
 
   /// The signed-in user's ID when `userID` is `nil` or theirs; the owner rule otherwise.
-  ///
-  /// The caller is whoever the store issued the session's refresh token to (the fake's
-  /// unsigned ID token proves nothing), as Firebase takes the caller from the verified ID
-  /// token and never from what the client says about itself: a session whose user ID
-  /// names another account than its token's (an edited session file) is
-  /// `.permissionDenied`, as Firestore denies a path that is not the token's user; a
-  /// token the store does not know forces a refresh, which fails and clears the session
-  /// (`.sessionExpired`), as the Firebase adapter's 401 handling does.
+  /// The signed-in user is the one the store issued the session's token to
+  /// (``FakeUserBackend/callerSession()``), never just the ID the session file states.
   private func ownerID(_ userID: String?) async throws(UserBackendError) -> String {
-    var session = try await backend.validSession(forceRefresh: false)
-    var caller = try call { try backend.store.userID(forRefreshToken: session.refreshToken ?? "") }
-    if caller == nil {
-      session = try await backend.validSession(forceRefresh: true)
-      caller = try call { try backend.store.userID(forRefreshToken: session.refreshToken ?? "") }
-    }
-    guard let caller else {
-      throw UserBackendError(.sessionExpired, backendCode: "INVALID_REFRESH_TOKEN")
-    }
-    guard caller == session.user.id, userID == nil || userID == caller else {
-      throw UserBackendError(
-        .permissionDenied, backendCode: "PERMISSION_DENIED",
-        message: "Missing or insufficient permissions.")
-    }
-    return caller
+    let session = try await backend.callerSession()
+    guard userID == nil || userID == session.user.id else { throw FakeUserBackend.notTheCaller }
+    return session.user.id
   }
 
   private func call<T>(_ body: () throws -> T) throws(UserBackendError) -> T {

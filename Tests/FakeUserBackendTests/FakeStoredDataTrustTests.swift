@@ -138,3 +138,50 @@ struct FakeStoredDataTrustTests {
     #expect(try await fixture.sessions.load().session == nil)
   }
 }
+
+/// The account operations take the caller from the token too: an edited session file
+/// cannot change, re-password or delete another user's account.
+@Suite("Fake: account operations act for the token's user", .timeLimit(.minutes(1)))
+struct FakeCallerFromTokenTests {
+  @Test("a session file naming bob with alice's token cannot touch bob's account")
+  func accountOperations() async throws {
+    let fixture = try Fixture()
+    let bobBackend = FakeUserBackend(store: fixture.store, sessionStore: InMemorySessionStore())
+    _ = try await fixture.backend.signUp(.email("alice@example.com", password: "secret1"))
+    let bob = try await bobBackend.signUp(.email("bob@example.com", password: "secret1"))
+    var state = try await fixture.sessions.load()
+    var session = try #require(state.session)
+    session.user.id = bob.user.id
+    state.session = session
+    try await fixture.sessions.save(state)
+
+    let tampered = fixture.restarted()
+    func code(_ body: () async throws(UserBackendError) -> Void) async -> String? {
+      do {
+        try await body()
+        return nil
+      } catch {
+        return error.code.name
+      }
+    }
+    #expect(
+      await code { () async throws(UserBackendError) in
+        _ = try await tampered.updateProfile(displayName: "pwned", photoURL: nil)
+      } == "permissionDenied")
+    #expect(
+      await code { () async throws(UserBackendError) in
+        try await tampered.updatePassword("another1")
+      } == "permissionDenied")
+    #expect(
+      await code { () async throws(UserBackendError) in
+        try await tampered.deleteAccount()
+      } == "permissionDenied")
+    #expect(
+      await code { () async throws(UserBackendError) in
+        _ = try await tampered.reload()
+      } == "permissionDenied")
+    let stillBob = try #require(try fixture.store.user(id: bob.user.id))
+    #expect(stillBob.displayName == nil)
+    #expect(try fixture.store.verifyPassword("secret1", userID: bob.user.id))
+  }
+}
