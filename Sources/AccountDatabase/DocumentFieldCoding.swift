@@ -18,15 +18,26 @@ enum DocumentFieldCoding {
   }
 
   /// The fields of a stored JSON text.
-  /// - Throws: ``UserStoreError/database(message:)`` for text this encoding did not write.
+  /// - Throws: ``UserStoreError/database(message:)`` for text this encoding did not write,
+  ///   naming the top-level field of a timestamp outside 0001…9999 (never its value).
   static func decode(_ text: String) throws -> [String: DocumentValue] {
     do {
       return try JSONDecoder().decode([String: Tagged].self, from: Data(text.utf8))
         .mapValues(\.value)
+    } catch let error as TimeOutOfRange {
+      throw UserStoreError.database(
+        message: "the stored document's field \"\(error.field)\" holds a timestamp outside "
+          + "0001-01-01…9999-12-31: the database file was altered or is corrupt; delete the "
+          + "document or replace the database")
     } catch {
       throw UserStoreError.database(
         message: "a stored document's fields are not in the documents table's encoding")
     }
+  }
+
+  /// A stored `t` value outside 0001…9999: `field` is the document's top-level name.
+  struct TimeOutOfRange: Error {
+    let field: String
   }
 
   /// One tagged value.
@@ -83,7 +94,11 @@ enum DocumentFieldCoding {
       case "i": value = .integer(try number { Int64($0) })
       case "d": value = .double(try number { Double($0) })
       case "b": value = .bool(try container.decode(Bool.self, forKey: key))
-      case "t": value = .timestamp(DocumentTimestamp.date(microseconds: try number { Int64($0) }))
+      case "t":
+        guard
+          let date = DocumentTimestamp.checkedDate(microseconds: try number { Int64($0) })
+        else { throw TimeOutOfRange(field: decoder.codingPath.first?.stringValue ?? "") }
+        value = .timestamp(date)
       case "n": value = .null
       case "a": value = .array(try container.decode([Tagged].self, forKey: key).map(\.value))
       case "m":

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import UserBackendKit
 
 #if canImport(Glibc)
   import Glibc
@@ -111,7 +112,34 @@ struct Row {
 
   func real(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-  func date(_ column: Int32) -> Date { Date(timeIntervalSince1970: real(column)) }
+  /// A stored time (seconds since 1970 in a `REAL` column), checked: the column must hold
+  /// a number within 0001-01-01…9999-12-31, else the file was altered or is corrupt.
+  /// - Parameter field: `table.column`, named in the error (the value never is).
+  /// - Throws: ``UserStoreError/database(message:)``.
+  func date(_ column: Int32, _ field: String) throws -> Date {
+    let type = sqlite3_column_type(handle, column)
+    guard type == SQLITE_FLOAT || type == SQLITE_INTEGER,
+      let date = DocumentTimestamp.checkedDate(secondsSince1970: real(column))
+    else { throw Self.corruptTime(field) }
+    return date
+  }
+
+  /// A stored document time (microseconds since 1970 in an `INTEGER` column), checked
+  /// like ``date(_:_:)``.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  func microsecondDate(_ column: Int32, _ field: String) throws -> Date {
+    guard sqlite3_column_type(handle, column) == SQLITE_INTEGER,
+      let date = DocumentTimestamp.checkedDate(microseconds: integer(column))
+    else { throw Self.corruptTime(field) }
+    return date
+  }
+
+  /// The error for a stored time that no build of this store writes.
+  static func corruptTime(_ field: String) -> UserStoreError {
+    .database(
+      message: "the stored time in \(field) is not a time in 0001-01-01…9999-12-31: "
+        + "the database file was altered or is corrupt")
+  }
 
   func blob(_ column: Int32) -> Data? {
     if isNull(column) { return nil }

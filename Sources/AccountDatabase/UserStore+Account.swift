@@ -133,7 +133,7 @@ extension UserStore {
       try db.first(
         "SELECT authenticated_at FROM refresh_tokens WHERE token_hash = ?",
         [.blob(Self.tokenHash(refreshToken))]
-      ) { $0.isNull(0) ? nil : $0.date(0) } ?? nil
+      ) { try $0.isNull(0) ? nil : $0.date(0, "refresh_tokens.authenticated_at") } ?? nil
     }
   }
 
@@ -190,8 +190,9 @@ extension UserStore {
         OutOfBandCode(
           code: row.text(0) ?? "",
           requestType: OutOfBandRequestType(rawValue: row.text(1) ?? "") ?? .passwordReset,
-          email: row.text(2) ?? "", userID: row.text(3) ?? "", createdAt: row.date(4),
-          expiresAt: row.date(5))
+          email: row.text(2) ?? "", userID: row.text(3) ?? "",
+          createdAt: try row.date(4, "out_of_band_codes.created_at"),
+          expiresAt: try row.date(5, "out_of_band_codes.expires_at"))
       }
     }
   }
@@ -308,7 +309,8 @@ extension UserStore {
         type: row.text(1) ?? "",
         code: OutOfBandCode(
           code: row.text(0) ?? "", requestType: requestType, email: row.text(2) ?? "",
-          userID: row.text(3) ?? "", createdAt: row.date(4), expiresAt: row.date(5))
+          userID: row.text(3) ?? "", createdAt: try row.date(4, "out_of_band_codes.created_at"),
+          expiresAt: try row.date(5, "out_of_band_codes.expires_at"))
       )
     }
     guard let found, found.type == requestType.rawValue else {

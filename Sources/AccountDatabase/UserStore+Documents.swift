@@ -85,12 +85,17 @@ extension UserStore {
         let time = writeTime()
         var results: [StoredDocument?] = []
         for write in writes {
+          if case .delete(let userID, let precondition) = write {
+            try Self.check(precondition, exists: try Self.documentExists(userID, db), userID)
+            try db.run("DELETE FROM documents WHERE user_id = ?", [.text(userID)])
+            results.append(nil)
+            continue
+          }
           let previous = try Self.readDocument(write.userID, db)
           try Self.check(write, previous: previous)
           switch write {
-          case .delete(let userID, _):
-            try db.run("DELETE FROM documents WHERE user_id = ?", [.text(userID)])
-            results.append(nil)
+          case .delete:
+            break
           case .replace(let userID, let fields, let serverTimestamps, _):
             results.append(
               try Self.store(
@@ -140,11 +145,16 @@ extension UserStore {
       .delete(_, let condition):
       precondition = condition
     }
+    try check(precondition, exists: previous != nil, write.userID)
+  }
+
+  private static func check(
+    _ precondition: DocumentWrite.Precondition, exists: Bool, _ userID: String
+  ) throws {
     switch precondition {
     case .none: break
-    case .exists where previous == nil: throw DocumentStoreError.notFound(userID: write.userID)
-    case .missing where previous != nil:
-      throw DocumentStoreError.alreadyExists(userID: write.userID)
+    case .exists where !exists: throw DocumentStoreError.notFound(userID: userID)
+    case .missing where exists: throw DocumentStoreError.alreadyExists(userID: userID)
     default: break
     }
   }
@@ -183,12 +193,23 @@ extension UserStore {
     let row = try db.first(
       "SELECT fields, create_time, update_time FROM documents WHERE user_id = ?",
       [.text(userID)]
-    ) { row in (row.text(0) ?? "", row.integer(1), row.integer(2)) }
+    ) { row in
+      (
+        row.text(0) ?? "", try row.microsecondDate(1, "documents.create_time"),
+        try row.microsecondDate(2, "documents.update_time")
+      )
+    }
     guard let row else { return nil }
     return StoredDocument(
-      userID: userID, fields: try DocumentFieldCoding.decode(row.0),
-      createTime: DocumentTimestamp.date(microseconds: row.1),
-      updateTime: DocumentTimestamp.date(microseconds: row.2))
+      userID: userID, fields: try DocumentFieldCoding.decode(row.0), createTime: row.1,
+      updateTime: row.2)
+  }
+
+  /// Whether `userID` has a document, read without decoding it: a delete needs no more,
+  /// so a damaged document can always be deleted (and written anew).
+  private static func documentExists(_ userID: String, _ db: Database) throws -> Bool {
+    try db.first("SELECT 1 FROM documents WHERE user_id = ?", [.text(userID)]) { _ in true }
+      ?? false
   }
 
   private static func micros(_ date: Date) -> Int64 {

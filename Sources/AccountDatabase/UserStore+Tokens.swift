@@ -122,6 +122,18 @@ extension UserStore {
     }
   }
 
+  /// The account a refresh token was issued to, or `nil` when the store never issued it
+  /// (or its account was deleted). Rotated and revoked tokens still name their account:
+  /// this answers "whose token is this", not "may it be redeemed". Changes nothing.
+  /// - Throws: ``UserStoreError/database(message:)``.
+  public func userID(forRefreshToken token: String) throws -> String? {
+    try locked { db in
+      try db.first(
+        "SELECT user_id FROM refresh_tokens WHERE token_hash = ?", [.blob(Self.tokenHash(token))]
+      ) { $0.text(0) } ?? nil
+    }
+  }
+
   /// Revokes every refresh token of an account (all its devices must sign in again).
   /// - Throws: ``UserStoreError/database(message:)``.
   public func revokeRefreshTokens(userID: String) throws {

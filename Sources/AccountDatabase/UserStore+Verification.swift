@@ -58,7 +58,8 @@ extension UserStore {
             + "WHERE id = ?", [.text(verificationID)]
         ) { row in
           (
-            phoneNumber: row.text(0) ?? "", code: row.text(1) ?? "", expiresAt: row.real(2),
+            phoneNumber: row.text(0) ?? "", code: row.text(1) ?? "",
+            expiresAt: try row.date(2, "phone_verifications.expires_at").timeIntervalSince1970,
             failedAttempts: Int(row.integer(3))
           )
         }
@@ -68,7 +69,8 @@ extension UserStore {
           return .expired
         }
         guard Crypto.constantTimeEquals(Data(code.utf8), Data(found.code.utf8)) else {
-          if found.failedAttempts + 1 >= Self.maximumPhoneCodeAttempts {
+          // `>= maximum - 1`, not `+ 1 >= maximum`: the count comes from the file.
+          if found.failedAttempts >= Self.maximumPhoneCodeAttempts - 1 {
             try db.run("DELETE FROM phone_verifications WHERE id = ?", [.text(verificationID)])
           } else {
             try db.run(
@@ -99,7 +101,7 @@ extension UserStore {
       ) { row in
         PhoneVerification(
           verificationID: row.text(0) ?? "", phoneNumber: row.text(1) ?? "",
-          code: row.text(2) ?? "", expiresAt: row.date(3))
+          code: row.text(2) ?? "", expiresAt: try row.date(3, "phone_verifications.expires_at"))
       }
     }
   }
@@ -125,7 +127,11 @@ extension UserStore {
     try locked { db in
       try db.query(
         "SELECT email, requested_at FROM password_reset_requests ORDER BY sequence"
-      ) { row in PasswordResetRequest(email: row.text(0) ?? "", requestedAt: row.date(1)) }
+      ) { row in
+        PasswordResetRequest(
+          email: row.text(0) ?? "",
+          requestedAt: try row.date(1, "password_reset_requests.requested_at"))
+      }
     }
   }
 }

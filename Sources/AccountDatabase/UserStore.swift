@@ -296,13 +296,15 @@ public final class UserStore: Sendable {
           last_sign_in_at FROM users WHERE \(condition)
         """, values
       ) { row in
-        UserRecord(
+        try UserRecord(
           id: row.text(0) ?? "", email: row.text(1), username: row.text(2),
           phoneNumber: row.text(3), displayName: row.text(4),
           providers: row.text(5).map { [$0] } ?? [], isAnonymous: row.integer(6) != 0,
-          disabled: row.integer(7) != 0, createdAt: row.date(8), updatedAt: row.date(9),
-          validSince: row.date(10), emailVerified: row.integer(11) != 0,
-          photoURL: row.text(12), lastSignInAt: row.isNull(13) ? nil : row.date(13))
+          disabled: row.integer(7) != 0, createdAt: row.date(8, "users.created_at"),
+          updatedAt: row.date(9, "users.updated_at"),
+          validSince: row.date(10, "users.valid_since"), emailVerified: row.integer(11) != 0,
+          photoURL: row.text(12),
+          lastSignInAt: row.isNull(13) ? nil : row.date(13, "users.last_sign_in_at"))
       }
     }
   }

@@ -17,7 +17,7 @@ extension FakeUserBackend {
   /// - Throws: ``UserBackendError`` `.notSignedIn`; `.sessionExpired` (`USER_NOT_FOUND`,
   ///   `USER_DISABLED`; the session is cleared); `.server`; `.misconfigured`.
   public func reload() async throws(UserBackendError) -> User {
-    let session = try await validSession(forceRefresh: false)
+    let session = try await callerSession()
     let record = try await currentRecord(of: session)
     try await replaceUser(in: session, with: record.user)
     return record.user
@@ -34,7 +34,7 @@ extension FakeUserBackend {
   {
     let update = try CredentialValidation.validateProfileUpdate(
       displayName: displayName, photoURL: photoURL)
-    let session = try await validSession(forceRefresh: false)
+    let session = try await callerSession()
     let record = try await storeCall(for: session) {
       try store.updateProfile(
         userID: session.user.id, displayName: update.displayName, photoURL: update.photoURL)
@@ -51,7 +51,7 @@ extension FakeUserBackend {
   ///   `.sessionExpired`, `.server`.
   public func updatePassword(_ newPassword: String) async throws(UserBackendError) {
     try CredentialValidation.validatePasswordChange(newPassword)
-    let session = try await validSession(forceRefresh: false)
+    let session = try await callerSession()
     try requireRecentSignIn(session)
     try await storeCall(for: session) {
       try store.updatePassword(userID: session.user.id, to: newPassword)
@@ -72,7 +72,7 @@ extension FakeUserBackend {
   ///   `.sessionExpired`, `.server`.
   public func updateEmail(_ newEmail: String) async throws(UserBackendError) -> User {
     let email = try CredentialValidation.validateEmailChange(newEmail)
-    let session = try await validSession(forceRefresh: false)
+    let session = try await callerSession()
     try requireRecentSignIn(session)
     let record = try await storeCall(for: session) {
       try store.updateEmail(userID: session.user.id, to: email)
@@ -90,7 +90,7 @@ extension FakeUserBackend {
   /// - Throws: ``UserBackendError`` `.notSignedIn`, `.sessionExpired`,
   ///   `.invalidInput(field: "email")` (the user has no email), `.server`.
   public func sendEmailVerification() async throws(UserBackendError) {
-    let session = try await validSession(forceRefresh: false)
+    let session = try await callerSession()
     _ = try await storeCall(for: session) {
       try store.issueOutOfBandCode(.verifyEmail, userID: session.user.id)
     }
@@ -160,7 +160,7 @@ extension FakeUserBackend {
   {
     let valid = try CredentialValidation.validate(
       credential, forSignUp: true, capabilities: capabilities)
-    let session = try await validSession(forceRefresh: false)
+    let session = try await callerSession()
     var email: String?
     var username: String?
     switch valid.identifier {

@@ -180,7 +180,7 @@ extension FakeUserBackend {
   /// - Throws: ``UserBackendError`` `.notSignedIn`, `.sessionExpired`,
   ///   `.requiresRecentLogin`, `.server`.
   public func deleteAccount() async throws(UserBackendError) {
-    let session = try await validSession(forceRefresh: false)
+    let session = try await callerSession()
     try requireRecentSignIn(session)
     _ = try Self.storeCall { try store.deleteUser(id: session.user.id) }
     try await sessions.signOut(session)

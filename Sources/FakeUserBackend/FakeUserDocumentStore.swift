@@ -81,13 +81,11 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   }
 
   /// The signed-in user's ID when `userID` is `nil` or theirs; the owner rule otherwise.
+  /// The signed-in user is the one the store issued the session's token to
+  /// (``FakeUserBackend/callerSession()``), never just the ID the session file states.
   private func ownerID(_ userID: String?) async throws(UserBackendError) -> String {
-    let session = try await backend.validSession(forceRefresh: false)
-    guard userID == nil || userID == session.user.id else {
-      throw UserBackendError(
-        .permissionDenied, backendCode: "PERMISSION_DENIED",
-        message: "Missing or insufficient permissions.")
-    }
+    let session = try await backend.callerSession()
+    guard userID == nil || userID == session.user.id else { throw FakeUserBackend.notTheCaller }
     return session.user.id
   }
 

@@ -17,11 +17,38 @@ public enum DocumentTimestamp {
   /// 9999-12-31T23:59:59.999999Z in microseconds since 1970.
   static let latestMicroseconds: Int64 = 253_402_300_799 * 1_000_000 + 999_999
 
-  /// The instant `microseconds` after 1970-01-01T00:00:00Z.
+  /// The instant `microseconds` after 1970-01-01T00:00:00Z. Exact (one correctly rounded
+  /// division) within 0001…9999; outside that range, where no backend can store a time,
+  /// the nearest `Double` arithmetic gives (never an overflow trap, for any `Int64`).
+  /// Values read from storage or the network go through ``checkedDate(microseconds:)``.
   public static func date(microseconds: Int64) -> Date {
-    Date(
-      timeIntervalSinceReferenceDate:
-        Double(microseconds - referenceOffset * 1_000_000) / 1_000_000)
+    let (sinceReference, overflow) = microseconds.subtractingReportingOverflow(
+      referenceOffset * 1_000_000)
+    guard !overflow else {
+      return Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+    }
+    return Date(timeIntervalSinceReferenceDate: Double(sinceReference) / 1_000_000)
+  }
+
+  /// The instant `microseconds` after 1970-01-01T00:00:00Z, or `nil` when it lies outside
+  /// 0001-01-01T00:00:00Z…9999-12-31T23:59:59.999999Z (a stored or received number no
+  /// backend could have written: a corrupt or altered store).
+  public static func checkedDate(microseconds: Int64) -> Date? {
+    guard microseconds >= earliestMicroseconds, microseconds <= latestMicroseconds else {
+      return nil
+    }
+    return date(microseconds: microseconds)
+  }
+
+  /// The instant `seconds` after 1970-01-01T00:00:00Z, or `nil` when it is not finite or
+  /// lies outside 0001-01-01T00:00:00Z…9999-12-31T23:59:59.999999Z.
+  public static func checkedDate(secondsSince1970 seconds: Double) -> Date? {
+    // Compared as seconds since 1970: `latestTimestamp` as a `Date` (seconds since 2001)
+    // rounds up to 10000-01-01T00:00:00Z, which would let that instant through.
+    guard seconds >= Double(earliestMicroseconds / 1_000_000),
+      seconds < Double(latestMicroseconds / 1_000_000 + 1)
+    else { return nil }
+    return Date(timeIntervalSince1970: seconds)
   }
 
   /// Microseconds since 1970-01-01T00:00:00Z, rounded to the nearest; `nil` for a date

@@ -126,18 +126,27 @@ extension FirebaseAuthHandler {
     }
   }
 
+  /// `value` without its fraction (toward zero) as decimal text. Never traps: the store
+  /// refuses a time outside 0001…9999 when it reads a row (a typed error, answered 500), so
+  /// a value beyond `Int64` can only come from a `UserRecord` built by hand; it is clamped.
+  static func wholeText(_ value: Double) -> String {
+    guard value.isFinite else { return "0" }
+    let bound = 9.0e18
+    return String(Int64(min(max(value.rounded(.towardZero), -bound), bound)))
+  }
+
   /// One `users[]` entry of `accounts:lookup` (§1, "Get user"): times in milliseconds
   /// as strings (`lastLoginAt` is the last sign-in, else the creation), `validSince` in
   /// seconds as a string; `emailVerified` from the store (or the identity provider's
   /// word for this sign-in).
   static func userInfo(_ user: UserRecord, signIn: FirebaseTokens.SignIn) -> [String: Any] {
-    let milliseconds = { (date: Date) in String(Int64(date.timeIntervalSince1970 * 1000)) }
+    let milliseconds = { (date: Date) in Self.wholeText(date.timeIntervalSince1970 * 1000) }
     var info: [String: Any] = [
       "localId": user.id,
       "emailVerified": user.email != nil && (user.emailVerified || signIn.emailVerified),
       "disabled": user.disabled, "createdAt": milliseconds(user.createdAt),
       "lastLoginAt": milliseconds(user.lastSignInAt ?? user.createdAt),
-      "validSince": String(Int64(user.validSince.timeIntervalSince1970)),
+      "validSince": Self.wholeText(user.validSince.timeIntervalSince1970),
     ]
     if let email = user.email { info["email"] = email }
     if let name = user.displayName { info["displayName"] = name }

@@ -1,0 +1,43 @@
+import AccountDatabase
+import Foundation
+import UserBackendKit
+
+extension FakeUserBackend {
+  /// The stored session (refreshed when expired), once the store confirms whose it is:
+  /// every operation on an account or its document acts for this session's user only.
+  ///
+  /// The caller is whoever the store issued the session's refresh token to (the fake's
+  /// unsigned ID token proves nothing), as Firebase takes the caller from the verified ID
+  /// token and never from what the client says about itself. A session whose user ID
+  /// names another account than its token's (an edited session file) is
+  /// `.permissionDenied` (`PERMISSION_DENIED`); a token the store does not know forces a
+  /// refresh, which fails and clears the session (`.sessionExpired`), as the Firebase
+  /// adapter's 401 handling does. When the session's account no longer exists, the
+  /// session is returned unchecked and the operation reports the missing account.
+  /// - Throws: ``UserBackendKit/UserBackendError`` `.notSignedIn`, `.sessionExpired`,
+  ///   `.permissionDenied`, `.server` (`DATABASE_ERROR`), `.misconfigured`.
+  func callerSession() async throws(UserBackendError) -> AuthSession {
+    var session = try await validSession(forceRefresh: false)
+    var caller = try Self.storeCall {
+      try store.userID(forRefreshToken: session.refreshToken ?? "")
+    }
+    if caller == nil {
+      // The account is gone (with its tokens): the operation itself reports that, as
+      // it always has (`USER_NOT_FOUND`); there is nobody else's data to reach.
+      let user = session.user.id
+      guard try Self.storeCall({ try store.user(id: user) }) != nil else { return session }
+      session = try await validSession(forceRefresh: true)
+      caller = try Self.storeCall { try store.userID(forRefreshToken: session.refreshToken ?? "") }
+    }
+    guard let caller else {
+      throw UserBackendError(.sessionExpired, backendCode: "INVALID_REFRESH_TOKEN")
+    }
+    guard caller == session.user.id else { throw Self.notTheCaller }
+    return session
+  }
+
+  /// Firestore's answer to a path that is not the caller's.
+  static let notTheCaller = UserBackendError(
+    .permissionDenied, backendCode: "PERMISSION_DENIED",
+    message: "Missing or insufficient permissions.")
+}
