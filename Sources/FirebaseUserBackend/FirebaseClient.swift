@@ -103,8 +103,13 @@ struct FirebaseClient: Sendable {
       return "unexpected value type at \(path(context.codingPath))"
     case .dataCorrupted(let context):
       if context.codingPath.isEmpty {
-        return body.isEmpty
-          ? "empty body" : "the body is not valid JSON (\(body.count) bytes; HTML or truncated?)"
+        guard !body.isEmpty else { return "empty body" }
+        // HTML only when it looks like markup: JSON the reader refuses (a lone surrogate
+        // escape such as "\ud800") is not HTML.
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "<")
+          ? "the body is not valid JSON (\(body.count) bytes; it looks like HTML)"
+          : "the body is not valid JSON (\(body.count) bytes)"
       }
       return "invalid value at \(path(context.codingPath))"
     @unknown default:

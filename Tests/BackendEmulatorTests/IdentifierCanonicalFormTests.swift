@@ -201,6 +201,8 @@ struct EmulatorCanonicalWireTests {
       firebaseRequests.accounts(
         "signUp", ["email": "user@xn--bcher-kva.example", "password": "secret1"]))
     #expect(again.firebaseMessage == "EMAIL_EXISTS")
+    // NCMB's mail-address login needs a confirmed address.
+    try store.setEmailVerified(userID: try #require(created.json["localId"] as? String), true)
     let ncmbLogin = await ncmb.handle(
       ncmbRequests.request(
         .post, "/2013-09-01/login",

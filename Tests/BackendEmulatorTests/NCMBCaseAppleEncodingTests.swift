@@ -57,6 +57,16 @@ struct NCMBCaseAppleEncodingTests {
           ]))
       #expect(created.status == 201)
       let backend = try rig.ncmb()
+      // Another spelling reaches it only by the mail-address login, which needs a
+      // confirmed address (as on the service).
+      let unconfirmed = await #expect(throws: UserBackendError.self) {
+        _ = try await backend.signIn(.email("ada@example.com", password: "secret1"))
+      }
+      #expect(unconfirmed?.code == .invalidCredentials)
+      _ = try await backend.signIn(.email("Ada@Example.com", password: "secret1"))
+      try await backend.signOut()
+      try rig.store.setEmailVerified(
+        userID: try #require(created.json["objectId"] as? String), true)
       for typed in ["Ada@Example.com", "ada@example.com", " ADA@example.COM "] {
         let session = try await backend.signIn(.email(typed, password: "secret1"))
         #expect(session.user.id == created.json["objectId"] as? String)

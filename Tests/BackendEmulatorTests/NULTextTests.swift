@@ -94,17 +94,16 @@ struct NULTextTests {
     #expect(login.json["objectId"] == nil)
   }
 
-  /// A display name is not an identifier: it is kept, NUL and all.
-  @Test func firebaseDisplayNameKeepsItsNUL() async throws {
+  /// A display name follows the client library's profile rule, which refuses control
+  /// characters (NUL included): the sign-up is refused and nothing is stored.
+  @Test func firebaseDisplayNameWithNULIsRefused() async throws {
     let signUp = await firebase.handle(
       firebaseRequests.accounts(
         "signUp",
         ["email": "ann@example.com", "password": "secret1", "displayName": "Ann\u{0}Lee"]))
-    let idToken = try #require(signUp.json["idToken"] as? String)
-    let lookup = await firebase.handle(firebaseRequests.accounts("lookup", ["idToken": idToken]))
-    let user = try #require((lookup.json["users"] as? [[String: Any]])?.first)
-    #expect(user["displayName"] as? String == "Ann\u{0}Lee")
-    #expect(user["email"] as? String == "ann@example.com")
+    #expect(signUp.firebaseMessage?.hasPrefix("INVALID_DISPLAY_NAME : displayName ") == true)
+    #expect(signUp.json["idToken"] == nil)
+    #expect(try store.userCount() == 0)
   }
 
   /// Tokens are compared as whole values (the store keeps their SHA-256): a real refresh

@@ -24,12 +24,17 @@ struct SharedAccountTests {
     await ncmb.handle(ncmbRequests.request(.post, "/2013-09-01/login", body: fields))
   }
 
-  @Test("an account created through Firebase signs in through NCMB by userName or mailAddress")
+  @Test(
+    "an account created through Firebase signs in through NCMB by userName, by mailAddress once confirmed"
+  )
   func firebaseAccountOnNCMB() async throws {
     let created = await firebase.handle(
       firebaseRequests.accounts(
         "signUp", ["email": "shared@example.com", "password": "secret1"]))
     let localID = try #require(created.json["localId"] as? String)
+    let unconfirmed = await ncmbLogin(["mailAddress": "shared@example.com", "password": "secret1"])
+    #expect(unconfirmed.ncmbCode == "E401002")
+    try store.setEmailVerified(userID: localID, true)
 
     for fields in [
       ["userName": "shared@example.com", "password": "secret1"],

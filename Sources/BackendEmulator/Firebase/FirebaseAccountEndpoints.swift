@@ -11,7 +11,8 @@ extension FirebaseAuthHandler {
     if body.has("idToken") { return try linkBySignUp(body) }
     let email = body.string("email")
     let password = body.string("password")
-    let displayName = body.string("displayName")
+    // The library's rule (`FirebaseProfileFields.swift`); "" is no name.
+    let displayName = try Self.profileChange(body.string("displayName"), .displayName).value
     let kind = "identitytoolkit#SignupNewUserResponse"
     if email == nil && password == nil {
       let user = try firebaseStore {

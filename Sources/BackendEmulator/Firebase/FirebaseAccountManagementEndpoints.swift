@@ -12,8 +12,9 @@ extension FirebaseAuthHandler {
   ///   `{localId, email, emailVerified: true, providerUserInfo, …}`; `INVALID_OOB_CODE`
   ///   (unknown, used, another type, or the email changed since), `EXPIRED_OOB_CODE`,
   ///   `USER_DISABLED`.
-  /// - With `idToken`: `displayName`, `photoUrl`, `deleteAttribute` (`DISPLAY_NAME`,
-  ///   `PHOTO_URL`), `email` (`EMAIL_EXISTS`; clears `emailVerified`), `password`
+  /// - With `idToken`: `displayName`, `photoUrl` (under the client library's rule,
+  ///   ``profileChange(_:_:removed:)``: `INVALID_DISPLAY_NAME`, `INVALID_ARGUMENT`),
+  ///   `deleteAttribute` (`DISPLAY_NAME`, `PHOTO_URL`), `email` (`EMAIL_EXISTS`; clears `emailVerified`), `password`
   ///   (`WEAK_PASSWORD`; revokes earlier tokens). `email` + `password` on an anonymous user
   ///   links them (same `localId`, provider `password`). A password or email change of a
   ///   non-anonymous user needs an ID token whose `auth_time` is at most
@@ -29,6 +30,12 @@ extension FirebaseAuthHandler {
       return try applyVerificationCode(code)
     }
     let (user, signIn) = try tokens.verify(idToken: body.string("idToken"))
+    // Every field is checked before anything is written.
+    let deleted = Set(body.strings("deleteAttribute"))
+    let displayName = try Self.profileChange(
+      body.string("displayName"), .displayName, removed: deleted.contains("DISPLAY_NAME"))
+    let photoURL = try Self.profileChange(
+      body.string("photoUrl"), .photoURL, removed: deleted.contains("PHOTO_URL"))
     let newEmail = try body.string("email").map { email throws(FirebaseError) in
       try Self.validEmail(email)
     }
@@ -60,10 +67,6 @@ extension FirebaseAuthHandler {
         try firebaseStore { try store.updatePassword(userID: user.id, to: newPassword) }
       }
     }
-    let deleted = Set(body.strings("deleteAttribute"))
-    let displayName = Self.change(
-      body.string("displayName"), removed: deleted.contains("DISPLAY_NAME"))
-    let photoURL = Self.change(body.string("photoUrl"), removed: deleted.contains("PHOTO_URL"))
     if displayName != .keep || photoURL != .keep {
       _ = try firebaseStore {
         try store.updateProfile(userID: user.id, displayName: displayName, photoURL: photoURL)
@@ -171,13 +174,5 @@ extension FirebaseAuthHandler {
       response[key] = nil
     }
     return response
-  }
-
-  /// A profile field's change: removed (`deleteAttribute`) wins, then a value (`""`
-  /// removes, as the SDKs send it), else kept.
-  private static func change(_ value: String?, removed: Bool) -> ProfileFieldChange {
-    if removed { return .remove }
-    guard let value else { return .keep }
-    return value.isEmpty ? .remove : .set(value)
   }
 }

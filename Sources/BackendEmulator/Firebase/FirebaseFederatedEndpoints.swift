@@ -44,7 +44,10 @@ extension FirebaseAuthHandler {
 
   /// `accounts:signInWithIdp` with `postBody` `id_token=…&providerId=…&nonce=…` and
   /// optionally Apple's `user={"name":{"firstName","lastName"}}`, whose name becomes the
-  /// new account's display name when the token has no `name` claim.
+  /// new account's display name when the token has no `name` claim (a name the client
+  /// library's rule refuses is dropped, ``providerDisplayName(_:)``). A `sub` longer than
+  /// ``maximumSubjectLength`` is `INVALID_IDP_RESPONSE`, a `providerId` longer than
+  /// ``maximumProviderIDLength`` `INVALID_PROVIDER_ID`.
   ///
   /// The ID token may be unsigned (any signature is ignored, as by the Auth Emulator);
   /// it needs a `sub`, must not be past its `exp` by the store clock, and when either
@@ -61,6 +64,11 @@ extension FirebaseAuthHandler {
     guard let providerID = form.string("providerId"), !providerID.isEmpty else {
       throw FirebaseError("INVALID_PROVIDER_ID", "providerId is missing")
     }
+    guard providerID.unicodeScalars.count <= Self.maximumProviderIDLength else {
+      throw FirebaseError(
+        "INVALID_PROVIDER_ID",
+        "providerId is longer than \(Self.maximumProviderIDLength) characters")
+    }
     guard let idToken = form.string("id_token") else {
       if form.has("access_token") { throw .notImplemented("signInWithIdp with access_token") }
       throw FirebaseError("INVALID_IDP_RESPONSE", "id_token is missing")
@@ -68,6 +76,11 @@ extension FirebaseAuthHandler {
     let claims = try Self.idpClaims(idToken)
     guard let subject = claims.string("sub"), !subject.isEmpty else {
       throw FirebaseError("INVALID_IDP_RESPONSE", "the ID token has no sub claim")
+    }
+    guard subject.unicodeScalars.count <= Self.maximumSubjectLength else {
+      throw FirebaseError(
+        "INVALID_IDP_RESPONSE",
+        "the ID token's sub claim is longer than \(Self.maximumSubjectLength) characters")
     }
     if let expiry = claims.fields["exp"] as? NSNumber,
       expiry.doubleValue <= store.clock.now().timeIntervalSince1970
@@ -92,7 +105,9 @@ extension FirebaseAuthHandler {
         try store.createUser(
           NewUser(
             email: email,
-            displayName: claims.string("name") ?? Self.appleUserName(form.string("user")),
+            displayName: Self.providerDisplayName([
+              claims.string("name"), Self.appleUserName(form.string("user")),
+            ]),
             provider: providerID,
             providerSubject: subject))
       })

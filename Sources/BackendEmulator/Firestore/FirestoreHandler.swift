@@ -189,9 +189,10 @@ public struct FirestoreHandler: Sendable {
     return json
   }
 
-  /// A JSON object body (empty is `{}`).
+  /// A JSON object body (empty is `{}`); a number `-0` reads as the double `-0.0`
+  /// (``FirestoreNegativeZero``).
   static func body(_ data: Data) throws(FirestoreError) -> [String: Any] {
-    guard let object = WireObject.parse(data) else {
+    guard let object = WireObject.parse(FirestoreNegativeZero.spelledAsDouble(data)) else {
       throw .invalidArgument("Invalid JSON payload received: the body is not a JSON object.")
     }
     return object.fields

@@ -5,8 +5,8 @@ import UserBackendKit
 /// Firestore's typed-value JSON (`docs/wire/firestore.md` "Values") to and from
 /// ``UserBackendKit/DocumentValue``.
 ///
-/// Read: `stringValue`, `integerValue` (a decimal string, or a JSON integer), `doubleValue`
-/// (a number, or `"NaN"`, `"Infinity"`, `"-Infinity"`), `booleanValue`, `nullValue`,
+/// Read: `stringValue`, `integerValue` (a decimal string, or a JSON integer; `-0` is 0),
+/// `doubleValue` (a number, `-0` keeping its sign, or `"NaN"`, `"Infinity"`, `"-Infinity"`), `booleanValue`, `nullValue`,
 /// `timestampValue` (RFC 3339), `arrayValue` (`{}` is empty), `mapValue` (`{}` is empty).
 /// `bytesValue`, `referenceValue` and `geoPointValue` are Firestore types without a
 /// ``UserBackendKit/DocumentValue`` case: refused with 400 `INVALID_ARGUMENT` naming the
@@ -50,7 +50,9 @@ enum FirestoreValueCoding {
       if let number = raw as? NSNumber, !(raw is String),
         let exact = Int64(exactly: number.doubleValue),
         String(describing: number) == String(exact)
+          || (exact == 0 && number.doubleValue.sign == .minus)
       {
+        // The number `-0` arrives as the double -0.0 (FirestoreNegativeZero): it is 0.
         return .integer(exact)
       }
       throw bad("expected a 64-bit integer as a decimal string")

@@ -20,6 +20,8 @@ extension NCMBHandler {
     }
     guard let entry = authData.object(key) else { throw .empty(key) }
     guard let id = entry.string("id"), !id.isEmpty else { throw .empty("id") }
+    // OpenID Connect caps a subject at 255 characters; an anonymous id is a UUID.
+    try Self.checkLength("id", id, maximum: 255)
     let provider: String
     switch key {
     case "anonymous":

@@ -80,6 +80,11 @@ extension NCMBHandler {
 
   /// `POST login` (JSON body) or `GET login` (query): `userName` or `mailAddress`, and
   /// `password`.
+  ///
+  /// The mail-address login works only for a confirmed address (`mailAddressConfirm`
+  /// true), as on the service: an account whose address is not confirmed is answered
+  /// `401 E401002`, the same as a wrong password, so the answer does not tell whether the
+  /// address belongs to an account.
   func login(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
     let fields = context.body.fields.isEmpty ? context.query : context.body
     let rawUserName = fields.string("userName").flatMap { $0.isEmpty ? nil : $0 }
@@ -101,7 +106,7 @@ extension NCMBHandler {
         try ncmbStore { try store.user(email: mail) }
       }
     }
-    guard let user = found, !user.disabled,
+    guard let user = found, !user.disabled, userName != nil || user.emailVerified,
       try ncmbStore({ try store.verifyPassword(password, userID: user.id) })
     else { throw .wrongCredentials }
     let token = try ncmbStore { try store.createSessionToken(userID: user.id) }

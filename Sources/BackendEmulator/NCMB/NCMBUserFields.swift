@@ -11,6 +11,10 @@ import UserBackendKit
 ///   booleans, `null`, arrays, objects, and `{"__type":"Date","iso":"…Z"}` (written with
 ///   milliseconds). `{"__op":"Delete"}` removes a field. Other `__type`s and `__op`s
 ///   (pointers, relations, increments, …) are `E400002` naming the field.
+/// - `displayName` and `photoURL` (the fields the adapters read as the profile) follow the
+///   client library's rule (``EmulatorProfileRule``): a string it refuses is `E400004
+///   {field} is invalid format.`, or `E400009` when too long; another JSON type than a
+///   string or `null` is `E400002 {field} is invalid.`; `""` is stored as `null`.
 /// - Reserved names are never document fields: `objectId`, `createDate`, `updateDate`,
 ///   `acl`, `authData`, `sessionToken`, `mailAddressConfirm`, `userName`, `mailAddress`,
 ///   `password` (the user endpoints handle them) and `_id` (refused, `E400002`).
@@ -57,6 +61,7 @@ extension NCMBHandler {
         write.setting[name] = try Self.documentValue(raw, field: name)
       }
     }
+    try Self.checkProfileFields(&write)
     do {
       try DocumentValidation.validateUpdate(setting: write.setting, removing: write.removing)
     } catch {
