@@ -10,7 +10,20 @@ import UserBackendKit
 /// - A `kid` missing from a cached set causes one refetch (Google rotates keys), at most
 ///   once per ``minimumRefetchInterval`` so tokens with made-up key IDs cannot make this
 ///   server hammer the endpoint.
-/// - An answer without `max-age` is not cached (as the Admin SDKs do).
+/// - An answer without a usable `max-age` (absent, unreadable, or shorter than
+///   ``minimumRefetchInterval``) is kept for ``minimumRefetchInterval`` seconds. Decision:
+///   the Admin SDKs keep nothing then, which makes every verification one certificate
+///   request (and a wait of up to 10 s), so a stream of tokens drives a stream of
+///   requests. The floor is the same setting that spaces refetches for unknown key IDs, so
+///   a rotated-in key is still found (its unknown `kid` refetches) and a retired key stays
+///   trusted at most that long (never more than ``longestFloor``) after it left the
+///   document; Google's own answers carry a
+///   `max-age` of hours and never meet the floor. A refetch interval of 0 keeps nothing, as
+///   before.
+/// - A failed fetch is not kept: the next verification tries again. Decision: concurrent
+///   verifications already share one request (single flight), so an outage costs one
+///   request at a time; keeping the failure would turn a single lost answer into seconds
+///   of refused sign-ins.
 actor CertificateStore {
   /// One fetched set.
   struct Snapshot: Sendable {
@@ -18,6 +31,10 @@ actor CertificateStore {
     var fetchedAt: Date
     var expiresAt: Date
   }
+
+  /// The longest an answer is kept beyond its own `max-age`, in seconds: a large
+  /// ``minimumRefetchInterval`` does not keep a retired key for longer than this.
+  static let longestFloor: TimeInterval = 300
 
   /// The largest certificate document read, in bytes (Google's is about 4 KiB).
   static let maximumBodyBytes = 1 << 20
@@ -116,7 +133,9 @@ actor CertificateStore {
       keys[keyID] = key
     }
     let now = clock.now()
-    let maxAge = Self.maxAge(response.headerFields["Cache-Control"]) ?? 0
+    let maxAge = max(
+      Self.maxAge(response.headerFields["Cache-Control"]) ?? 0,
+      min(minimumRefetchInterval, Self.longestFloor))
     return .success(
       Snapshot(keys: keys, fetchedAt: now, expiresAt: now.addingTimeInterval(maxAge)))
   }

@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// A JSON value of a claim, for custom claims and anything the typed claims do not name.
 public enum ClaimValue: Sendable, Hashable {
@@ -15,23 +16,18 @@ public enum ClaimValue: Sendable, Hashable {
   /// A JSON object.
   case object([String: ClaimValue])
 
-  /// The value of a `JSONSerialization` result; `nil` for anything JSON cannot hold.
-  init?(json value: Any) {
+  /// The value of a claim as the token's JSON reader gave it; `nil` for the document-only
+  /// cases (timestamps), which JSON text never produces. Integers become numbers.
+  init?(document value: DocumentValue) {
     switch value {
-    case let text as String: self = .string(text)
-    case let number as NSNumber:
-      // JSONSerialization gives booleans as NSNumber too, with the `char` type encoding
-      // (JSON itself never produces an 8-bit integer).
-      if number.objCType.pointee == CChar(UInt8(ascii: "c")) {
-        self = .bool(number.boolValue)
-      } else {
-        self = .number(number.doubleValue)
-      }
-    case is NSNull: self = .null
-    case let array as [Any]: self = .array(array.compactMap(ClaimValue.init(json:)))
-    case let object as [String: Any]:
-      self = .object(object.compactMapValues(ClaimValue.init(json:)))
-    default: return nil
+    case .string(let text): self = .string(text)
+    case .integer(let number): self = .number(Double(number))
+    case .double(let number): self = .number(number)
+    case .bool(let flag): self = .bool(flag)
+    case .null: self = .null
+    case .array(let values): self = .array(values.compactMap(ClaimValue.init(document:)))
+    case .map(let members): self = .object(members.compactMapValues(ClaimValue.init(document:)))
+    case .timestamp, .serverTimestamp: return nil
     }
   }
 

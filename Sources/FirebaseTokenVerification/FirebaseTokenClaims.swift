@@ -1,4 +1,5 @@
 import Foundation
+import UserBackendKit
 
 /// The claims of a verified Firebase ID token, typed.
 ///
@@ -46,30 +47,40 @@ public struct FirebaseTokenClaims: Sendable, Hashable {
 
   /// Reads the typed claims from a claims object whose checks passed.
   init(
-    claims: [String: Any], userID: String, issuedAt: Date, expiresAt: Date, authTime: Date
+    claims: [String: DocumentValue], userID: String, issuedAt: Date, expiresAt: Date,
+    authTime: Date
   ) {
+    func string(_ value: DocumentValue?) -> String? { ParsedToken.string(value) }
+    func members(_ value: DocumentValue?) -> [String: DocumentValue] {
+      if case .map(let members) = value { return members }
+      return [:]
+    }
     self.userID = userID
-    self.email = claims["email"] as? String
-    self.emailVerified = (ClaimValue(json: claims["email_verified"] as Any)) == .bool(true)
-    self.phoneNumber = claims["phone_number"] as? String
-    self.name = claims["name"] as? String
-    self.picture = claims["picture"] as? String
-    let firebase = claims["firebase"] as? [String: Any] ?? [:]
-    self.signInProvider = firebase["sign_in_provider"] as? String
-    self.tenant = firebase["tenant"] as? String
+    self.email = string(claims["email"])
+    self.emailVerified = claims["email_verified"] == .bool(true)
+    self.phoneNumber = string(claims["phone_number"])
+    self.name = string(claims["name"])
+    self.picture = string(claims["picture"])
+    let firebase = members(claims["firebase"])
+    self.signInProvider = string(firebase["sign_in_provider"])
+    self.tenant = string(firebase["tenant"])
     var identities: [String: [String]] = [:]
-    for (provider, values) in firebase["identities"] as? [String: Any] ?? [:] {
-      identities[provider] = (values as? [Any] ?? []).compactMap { $0 as? String }
+    for (provider, values) in members(firebase["identities"]) {
+      guard case .array(let values) = values else {
+        identities[provider] = []
+        continue
+      }
+      identities[provider] = values.compactMap { string($0) }
     }
     self.identities = identities
     self.authTime = authTime
     self.issuedAt = issuedAt
     self.expiresAt = expiresAt
-    self.issuer = claims["iss"] as? String ?? ""
-    self.audience = claims["aud"] as? String ?? ""
+    self.issuer = string(claims["iss"]) ?? ""
+    self.audience = string(claims["aud"]) ?? ""
     var custom: [String: ClaimValue] = [:]
     for (name, value) in claims where !Self.reserved.contains(name) {
-      custom[name] = ClaimValue(json: value)
+      custom[name] = ClaimValue(document: value)
     }
     self.customClaims = custom
   }

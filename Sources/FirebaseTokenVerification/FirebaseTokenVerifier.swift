@@ -10,8 +10,9 @@ import UserBackendKit
 ///    see ``Configuration/validate()``), checked before the token is read and before any
 ///    request, so an unusable setting never shows up as a network failure or, worse, as
 ///    a check that silently passes;
-/// 1. three base64url segments, header and claims JSON objects; `iat`, `exp` and
-///    `auth_time` numbers in 0…10¹¹ (`malformed`);
+/// 1. three canonical base64url segments (unpadded, URL-safe alphabet, zero unused bits),
+///    header and claims UTF-8 JSON objects without a byte order mark or a member name given
+///    twice, no `crit` header; `iat`, `exp` and `auth_time` numbers in 0…10¹¹ (`malformed`);
 /// 2. header `alg` is `RS256` (`unsupportedAlgorithm`; `none` only with
 ///    ``Configuration/acceptsUnsignedTokens``, and then the signature must be empty);
 /// 3. header `kid` names a current certificate (`unknownKeyID`; fetching them can fail
@@ -60,7 +61,8 @@ public struct FirebaseTokenVerifier: Sendable {
     /// still checked; RS256 tokens are still verified in full.
     public var acceptsUnsignedTokens: Bool
     /// The shortest time between two fetches caused by an unknown `kid`, in seconds: finite
-    /// and not negative (0 refetches at every unknown `kid`).
+    /// and not negative (0 refetches at every unknown `kid`). Also how long a certificate
+    /// answer without a usable `max-age` is kept (at most 300 s; 0 keeps nothing).
     public var minimumRefetchInterval: TimeInterval
 
     /// A configuration for `projectID` with Google's certificates and a 5-minute skew.
@@ -165,17 +167,19 @@ public struct FirebaseTokenVerifier: Sendable {
   private func checkClaims(_ token: ParsedToken) throws(TokenRejection) -> FirebaseTokenClaims {
     let claims = token.claims
     let projectID = configuration.projectID
-    guard claims["iss"] as? String == "https://securetoken.google.com/" + projectID else {
+    guard ParsedToken.string(claims["iss"]) == "https://securetoken.google.com/" + projectID
+    else {
       throw TokenRejection(
         .wrongIssuer, "iss is not https://securetoken.google.com/\(projectID)")
     }
-    guard claims["aud"] as? String == projectID else {
+    guard ParsedToken.string(claims["aud"]) == projectID else {
       throw TokenRejection(.wrongAudience, "aud is not \(projectID)")
     }
-    guard let subject = claims["sub"] as? String, !subject.isEmpty, subject.count <= 128 else {
+    guard let subject = ParsedToken.string(claims["sub"]), !subject.isEmpty, subject.count <= 128
+    else {
       throw TokenRejection(.invalidSubject, "sub is not a string of 1…128 characters")
     }
-    guard claims["user_id"] as? String == subject else {
+    guard ParsedToken.string(claims["user_id"]) == subject else {
       throw TokenRejection(.invalidSubject, "sub differs from user_id")
     }
     let now = clock.now().timeIntervalSince1970

@@ -2,6 +2,14 @@ import Foundation
 import UserBackendKit
 
 /// A token split and decoded, before any check but the shape.
+///
+/// The shape is strict so that one token has one reading (and one spelling): every segment
+/// is canonical base64url (``UserBackendKit/Base64URL/decode(_:)``), the header and the
+/// claims are UTF-8 JSON objects without a byte order mark and without a member name given
+/// twice, read by the same reader as `baas doc set` values
+/// (``UserBackendKit/DocumentJSONReader``), and the header has no `crit` (RFC 7515
+/// §4.1.11: it lists extensions the verifier must understand, and this one understands
+/// none). Each failure is `malformed`.
 struct ParsedToken {
   /// The header members the checks read.
   struct Header: Sendable {
@@ -13,17 +21,22 @@ struct ParsedToken {
     /// The last headers read, by their exact base64url text: every token signed under
     /// one key has the same header, so a warm verifier parses it once. At most
     /// ``cacheLimit`` entries (emptied when full), so made-up headers cannot grow it.
+    /// Only headers that passed are kept.
     private static let cache = LockedValue<[String: Header]>([:])
     private static let cacheLimit = 64
 
-    /// The header of a base64url segment; `nil` when it is not a JSON object.
-    static func parse(_ segment: Substring) -> Header? {
+    /// The header of a base64url segment.
+    /// - Throws: `malformed` when it is not a JSON object of the strict shape, or has `crit`.
+    static func parse(_ segment: Substring) throws(TokenRejection) -> Header {
       let text = String(segment)
       if let cached = cache.withLock({ $0[text] }) { return cached }
-      guard let data = Base64URL.decode(text),
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-      else { return nil }
-      let header = Header(algorithm: object["alg"] as? String, keyID: object["kid"] as? String)
+      let members = try ParsedToken.object(segment, "header")
+      if members["crit"] != nil {
+        throw ParsedToken.malformed(
+          "the header has crit (critical extensions); this verifier understands none")
+      }
+      let header = Header(
+        algorithm: ParsedToken.string(members["alg"]), keyID: ParsedToken.string(members["kid"]))
       cache.withLock { cache in
         if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
         cache[text] = header
@@ -35,7 +48,7 @@ struct ParsedToken {
   /// What the header says.
   var header: Header
   /// The claims object.
-  var claims: [String: Any]
+  var claims: [String: DocumentValue]
   /// The signature bytes (empty for an unsigned token).
   var signature: Data
   /// `<header>.<claims>` as sent: the bytes the signature covers.
@@ -48,31 +61,60 @@ struct ParsedToken {
   /// The latest time claim accepted (year 5138): larger values are malformed.
   static let latestTime: TimeInterval = 1e11
 
+  static func malformed(_ detail: String) -> TokenRejection {
+    TokenRejection(.malformed, detail)
+  }
+
+  /// A string member's text; `nil` when absent or not a string.
+  static func string(_ value: DocumentValue?) -> String? {
+    if case .string(let text) = value { return text }
+    return nil
+  }
+
+  /// The members of the JSON object in base64url `segment` (`name` is `header` or
+  /// `claims`, for the message). The detail never quotes the segment's content.
+  static func object(_ segment: Substring, _ name: String) throws(TokenRejection)
+    -> [String: DocumentValue]
+  {
+    guard let data = Base64URL.decode(segment) else {
+      throw malformed("the \(name) is not canonical base64url (unpadded, URL-safe alphabet)")
+    }
+    switch DocumentJSONReader.read(utf8: Array(data)) {
+    case .value(.map(let members)): return members
+    case .value: throw malformed("the \(name) is not a JSON object")
+    case .notJSON:
+      throw malformed("the \(name) is not UTF-8 JSON (without a byte order mark)")
+    case .unusable:
+      throw malformed(
+        "the \(name) has a member name twice, nests too deep or holds a number out of range")
+    }
+  }
+
   /// Splits and decodes `token`.
   /// - Throws: `malformed`.
   init(_ token: String) throws(TokenRejection) {
-    func malformed(_ detail: String) -> TokenRejection { TokenRejection(.malformed, detail) }
     guard token.utf8.count <= FirebaseTokenVerifier.maximumTokenBytes else {
-      throw malformed("longer than \(FirebaseTokenVerifier.maximumTokenBytes) bytes")
+      throw Self.malformed("longer than \(FirebaseTokenVerifier.maximumTokenBytes) bytes")
     }
     guard let parts = JSONWebToken.segments(of: token) else {
-      throw malformed("not three dot-separated segments")
+      throw Self.malformed("not three dot-separated segments")
     }
-    guard let header = Header.parse(parts[0]) else {
-      throw malformed("the header is not a base64url JSON object")
-    }
-    guard let claimsData = Base64URL.decode(parts[1]),
-      let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
-    else { throw malformed("the claims are not a base64url JSON object") }
+    let header = try Header.parse(parts[0])
+    let claims = try Self.object(parts[1], "claims")
     guard let signature = Base64URL.decode(parts[2]) else {
-      throw malformed("the signature is not base64url")
+      throw Self.malformed("the signature is not canonical base64url (unpadded, URL-safe alphabet)")
     }
     func time(_ name: String) throws(TokenRejection) -> TimeInterval {
-      guard let number = claims[name] as? NSNumber,
-        number.objCType.pointee != CChar(UInt8(ascii: "c")),
-        number.doubleValue.isFinite, (0...Self.latestTime).contains(number.doubleValue)
-      else { throw malformed("\(name) is missing or not a time in seconds since 1970") }
-      return number.doubleValue
+      let seconds: Double
+      switch claims[name] {
+      case .integer(let number): seconds = Double(number)
+      case .double(let number): seconds = number
+      default: throw Self.malformed("\(name) is missing or not a time in seconds since 1970")
+      }
+      guard seconds.isFinite, (0...Self.latestTime).contains(seconds) else {
+        throw Self.malformed("\(name) is missing or not a time in seconds since 1970")
+      }
+      return seconds
     }
     self.header = header
     self.claims = claims

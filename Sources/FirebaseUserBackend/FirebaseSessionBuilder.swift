@@ -20,6 +20,8 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
 
   /// The uid.
   let sub: String?
+  /// The project ID the token was issued for.
+  let aud: String?
   /// Expiry, seconds since 1970 (the server's clock).
   let exp: Double?
   /// Issue time, seconds since 1970 (the server's clock).
@@ -34,7 +36,7 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
   let firebase: FirebaseClaim?
 
   enum CodingKeys: String, CodingKey {
-    case sub, exp, iat, email, name, firebase
+    case sub, aud, exp, iat, email, name, firebase
     case phoneNumber = "phone_number"
   }
 
@@ -43,6 +45,7 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     sub = try? container.decodeIfPresent(String.self, forKey: .sub)
+    aud = try? container.decodeIfPresent(String.self, forKey: .aud)
     exp = try? container.decodeIfPresent(Double.self, forKey: .exp)
     iat = try? container.decodeIfPresent(Double.self, forKey: .iat)
     email = try? container.decodeIfPresent(String.self, forKey: .email)
@@ -57,7 +60,10 @@ struct FirebaseIDTokenClaims: Decodable, Sendable, Hashable {
   /// a third of the adapter's own sign-in work (`baas bench`). `JSONDecoder` checks only
   /// the members it reads, so a payload whose other members are not valid JSON (a lone
   /// surrogate escape, `1e999`, a leading zero, invalid UTF-8) still gives the claims read
-  /// here; the header is not read. These claims only fill gaps in the server's answer.
+  /// here; the header is not read. These claims fill gaps in the server's answer, and
+  /// ``FirebaseSessionBuilder/checkOwner(userID:answered:idToken:projectID:answer:)``
+  /// refuses (never grants) on `sub` and `aud`: access is decided by the servers that
+  /// verify the token.
   static func read(_ idToken: String) -> FirebaseIDTokenClaims? {
     try? JSONWebToken.decodeClaims(FirebaseIDTokenClaims.self, of: idToken)
   }
@@ -136,34 +142,41 @@ enum FirebaseSessionBuilder {
       expiresAt: expiresAt, isNewUser: isNewUser)
   }
 
-  /// Checks that the tokens of an answer belong to `userID`: the answer's own user ID
-  /// (`user_id`, `localId`) when it sends one, and the ID token's `sub` when the token
-  /// has one. Decision: another user's tokens for a stored session are the server
-  /// answering wrongly (or someone answering in its place), not a rejection of the
-  /// session, so the caller stores nothing and keeps the session it has; clearing it
-  /// would let such an answer sign the user out.
+  /// Checks that the tokens of an answer are readable and belong to `userID`: the
+  /// answer's own user ID (`user_id`, `localId`) when it sends one; and, when it carries an
+  /// ID token, that token's payload must decode as a JSON object (Firebase ID tokens are
+  /// always JWTs, and the JS SDK fails on one it cannot parse) with `sub` equal to
+  /// `userID` and, when `projectID` is configured, `aud` equal to it (the project the
+  /// token was issued for; a refresh answer's `project_id` is the numeric project number,
+  /// so it is not compared). Decision: a token of another user or project, or one that
+  /// cannot be read, for a stored session is the server answering wrongly (or someone
+  /// answering in its place), not a rejection of the session, so the caller stores
+  /// nothing and keeps the session it has; clearing it would let such an answer sign the
+  /// user out.
   /// - Parameters:
+  ///   - idToken: the answer's ID token; `nil` for an answer without tokens (an
+  ///     `accounts:update` without `returnSecureToken`), which only the user ID check
+  ///     meets.
   ///   - answer: the endpoint's name for the message.
-  ///   - mustName: `true` when the answer must say whose tokens they are (a refresh, whose
-  ///     request names no user: Secure Token always sends `user_id` and an ID token always
-  ///     has `sub`); an answer with neither is then refused too.
-  /// - Throws: `.malformedResponse` naming the answer; the IDs are not quoted.
+  /// - Returns: the ID token's claims; `nil` when `idToken` is `nil`.
+  /// - Throws: `.malformedResponse` naming the answer; the IDs and the token are not quoted.
   static func checkOwner(
-    userID: String, answered: String?, claims: FirebaseIDTokenClaims?, answer: String,
-    mustName: Bool = false
-  ) throws(UserBackendError) {
-    if mustName, answered == nil, claims?.sub == nil {
-      throw UserBackendError(
-        .malformedResponse(reason: "the \(answer) answer does not say whose tokens it holds"))
+    userID: String, answered: String?, idToken: String?, projectID: String?, answer: String
+  ) throws(UserBackendError) -> FirebaseIDTokenClaims? {
+    func refuse(_ reason: String) -> UserBackendError {
+      UserBackendError(.malformedResponse(reason: "the \(answer) answer\(reason)"))
     }
-    if let answered, answered != userID {
-      throw UserBackendError(
-        .malformedResponse(reason: "the \(answer) answer is for another user"))
+    if let answered, answered != userID { throw refuse(" is for another user") }
+    guard let idToken else { return nil }
+    guard let claims = FirebaseIDTokenClaims.read(idToken) else {
+      throw refuse("'s ID token is not a JWT whose payload is a JSON object")
     }
-    if let subject = claims?.sub, subject != userID {
-      throw UserBackendError(
-        .malformedResponse(reason: "the \(answer) answer's ID token is for another user"))
+    guard let subject = claims.sub else { throw refuse("'s ID token has no sub") }
+    guard subject == userID else { throw refuse("'s ID token is for another user") }
+    if let projectID, claims.aud != projectID {
+      throw refuse("'s ID token is not for the configured project (aud)")
     }
+    return claims
   }
 
   private static func nonEmpty(_ text: String?) -> String? {

@@ -131,16 +131,15 @@ extension FirebaseUserBackend {
         secrets: secrets + [session.bearerToken])
       return (session, request, response)
     }
-    try FirebaseSessionBuilder.checkOwner(
-      userID: session.user.id, answered: response.localId,
-      claims: response.idToken.flatMap(FirebaseIDTokenClaims.read), answer: "accounts:update")
+    let claims = try FirebaseSessionBuilder.checkOwner(
+      userID: session.user.id, answered: response.localId, idToken: response.idToken,
+      projectID: configuration.projectID, answer: "accounts:update")
     let user = FirebaseSessionBuilder.user(
       afterUpdate: response, request: request, previous: session.user)
     var renewed = session
     renewed.user = user
     renewed.isNewUser = false
     if let idToken = response.idToken, let refreshToken = response.refreshToken {
-      let claims = FirebaseIDTokenClaims.read(idToken)
       renewed = try FirebaseSessionBuilder.session(
         user: user,
         grant: FirebaseTokenGrant(

@@ -29,10 +29,9 @@ extension FirebaseUserBackend {
         .userMismatch, backendCode: "USER_MISMATCH",
         message: "The credential belongs to another account than the signed-in user.")
     }
-    let claims = FirebaseIDTokenClaims.read(grant.idToken)
-    try FirebaseSessionBuilder.checkOwner(
-      userID: session.user.id, answered: nil, claims: claims,
-      answer: "accounts:signInWithPassword")
+    let claims = try FirebaseSessionBuilder.checkOwner(
+      userID: session.user.id, answered: nil, idToken: grant.idToken,
+      projectID: configuration.projectID, answer: "accounts:signInWithPassword")
     var user = session.user
     if let answered = response.email, !answered.isEmpty { user.email = answered }
     if let name = response.displayName, !name.isEmpty { user.displayName = name }

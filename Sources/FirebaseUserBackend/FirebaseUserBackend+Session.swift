@@ -18,8 +18,9 @@ extension FirebaseUserBackend {
 
   /// One Secure Token exchange of `current`'s refresh token. A definitive rejection
   /// (`.sessionExpired`) is `.rejected`: the engine clears the session. An answer whose
-  /// `user_id` or ID token `sub` is another user's, or that has neither, is
-  /// `.malformedResponse` and the session is kept (``FirebaseSessionBuilder/checkOwner(userID:answered:claims:answer:)``).
+  /// `user_id` or ID token `sub` is another user's, or whose ID token cannot be read, is
+  /// `.malformedResponse` and the session is kept
+  /// (``FirebaseSessionBuilder/checkOwner(userID:answered:idToken:projectID:answer:)``).
   private func exchange(_ current: AuthSession) async throws(UserBackendError)
     -> SessionRefreshOutcome
   {
@@ -35,11 +36,11 @@ extension FirebaseUserBackend {
     let grant = FirebaseTokenGrant(
       idToken: response.idToken, refreshToken: response.refreshToken,
       expiresIn: response.expiresIn?.seconds)
-    let claims = FirebaseIDTokenClaims.read(grant.idToken)
-    // Tokens of another user are never stored under this one; the session stays.
-    try FirebaseSessionBuilder.checkOwner(
-      userID: current.user.id, answered: response.userID, claims: claims,
-      answer: "Secure Token refresh", mustName: true)
+    // Tokens of another user (or unreadable ones) are never stored under this one; the
+    // session stays.
+    let claims = try FirebaseSessionBuilder.checkOwner(
+      userID: current.user.id, answered: response.userID, idToken: grant.idToken,
+      projectID: configuration.projectID, answer: "Secure Token refresh")
     var user = current.user
     if let email = claims?.email, !email.isEmpty { user.email = email }
     if let phone = claims?.phoneNumber, !phone.isEmpty { user.phoneNumber = phone }

@@ -159,7 +159,8 @@ public final class FirebaseUserBackend: UserBackend {
   /// - Parameter answer: the endpoint's name for error messages (`"accounts:signUp"`).
   /// - Throws: `.malformedResponse`, storing nothing, when `localId` is not a Firebase uid
   ///   (1–128 characters: Firebase allows any text, so `org/42` signs in and only its
-  ///   document calls are refused) or the ID token's `sub` is another user's.
+  ///   document calls are refused) or the ID token is not a readable JWT for that user (and
+  ///   the configured project) (``FirebaseSessionBuilder/checkOwner(userID:answered:idToken:projectID:answer:)``).
   func establish(
     grant: FirebaseTokenGrant, localId: String, email: String?, displayName: String?,
     phoneNumber: String?, defaultProvider: String, isNewUser: Bool, answer: String,
@@ -169,9 +170,9 @@ public final class FirebaseUserBackend: UserBackend {
       throw UserBackendError(
         .malformedResponse(reason: "the \(answer) answer's user ID is not 1–128 characters"))
     }
-    let claims = FirebaseIDTokenClaims.read(grant.idToken)
-    try FirebaseSessionBuilder.checkOwner(
-      userID: localId, answered: nil, claims: claims, answer: answer)
+    let claims = try FirebaseSessionBuilder.checkOwner(
+      userID: localId, answered: nil, idToken: grant.idToken,
+      projectID: configuration.projectID, answer: answer)
     let user = FirebaseSessionBuilder.user(
       id: localId, email: email, displayName: displayName, phoneNumber: phoneNumber,
       providers: [], claims: claims, defaultProvider: defaultProvider)

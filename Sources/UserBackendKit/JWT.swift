@@ -16,7 +16,17 @@ package enum Base64URL {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Decodes base64url with or without padding; `nil` when malformed.
+  /// Decodes canonical base64url, the only form a JWS segment may take (RFC 7515 §2: the
+  /// URL-safe alphabet, trailing `=` omitted; §7.1 for the compact form): each byte string
+  /// has exactly one accepted text, the one ``encode(_:)`` writes. `nil` for `=` anywhere,
+  /// the standard alphabet's `+` and `/`, white space or any other byte, a length of 4n+1,
+  /// and a last character whose unused low bits are not zero (RFC 4648 §3.5), which
+  /// lenient decoders read as the same bytes.
+  ///
+  /// There is no lenient mode: every caller reads JWT segments or text that ``encode(_:)``
+  /// wrote (the emulator's refresh-token metadata), and no format read here allows another
+  /// spelling. Standard base64 (PEM bodies, HAR `encoding: base64`) is not base64url and
+  /// goes through `Data(base64Encoded:)` where it is read.
   package static func decode(_ text: some StringProtocol) -> Data? {
     // Byte mapping rather than String.replacingOccurrences: the latter dominated the
     // cost of reading an ID token (`baas bench`, adapter overhead).
@@ -25,13 +35,33 @@ package enum Base64URL {
       switch bytes[index] {
       case UInt8(ascii: "-"): bytes[index] = UInt8(ascii: "+")
       case UInt8(ascii: "_"): bytes[index] = UInt8(ascii: "/")
+      case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): return nil
       default: break
       }
     }
     let remainder = bytes.count % 4
     if remainder == 1 { return nil }
-    if remainder > 0 { bytes += Array(repeating: UInt8(ascii: "="), count: 4 - remainder) }
+    if remainder > 0 {
+      // 2 characters carry 1 byte (4 unused bits), 3 carry 2 bytes (2 unused bits).
+      guard let last = bytes.last, let value = sextet(last),
+        value & (remainder == 2 ? 0x0F : 0x03) == 0
+      else { return nil }
+      bytes += Array(repeating: UInt8(ascii: "="), count: 4 - remainder)
+    }
+    // Foundation refuses any byte outside the standard alphabet (no options given).
     return Data(base64Encoded: Data(bytes))
+  }
+
+  /// The 6-bit value of a standard-alphabet character (after the URL-safe mapping).
+  private static func sextet(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+    case UInt8(ascii: "+"): 62
+    case UInt8(ascii: "/"): 63
+    default: nil
+    }
   }
 }
 

@@ -71,7 +71,9 @@ struct AccountTests {
   @Test("without a readable exp the lifetime comes from expiresIn")
   func expiresInFallback() async throws {
     let clock = ManualClock(Fixture.start)
-    let server = StubTransport(json: Fixture.signInBody(idToken: "opaque-token"))
+    // A readable ID token for the user, without exp or iat.
+    let token = JSONWebToken.unsigned(claims: ["sub": "uid-1", "user_id": "uid-1"])
+    let server = StubTransport(json: Fixture.signInBody(idToken: token))
     let backend = try Fixture.backend(server, clock: clock)
     let session = try await backend.signIn(.email("alice@example.com", password: "s3cret-pw"))
     #expect(session.expiresAt == Fixture.start.addingTimeInterval(3600))

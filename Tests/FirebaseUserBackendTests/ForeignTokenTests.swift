@@ -53,9 +53,11 @@ struct ForeignTokenTests {
     #expect(try await store.load() == before)
   }
 
+  /// The ID token must always be a readable JWT whose `sub` is the user (so an opaque one
+  /// is refused even when `user_id` names the user); `user_id` may be left out.
   @Test(
-    "a token refresh answer that names no user is refused; one naming the user either way is taken",
-    arguments: [(false, false, false), (true, false, true), (false, true, true)])
+    "a token refresh answer whose ID token does not name the user is refused",
+    arguments: [(false, false, false), (true, false, false), (false, true, true)])
   func refreshNamingNobody(sendsUserID: Bool, tokenHasSubject: Bool, taken: Bool) async throws {
     let clock = ManualClock(Fixture.start)
     let token =

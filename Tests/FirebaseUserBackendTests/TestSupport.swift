@@ -11,10 +11,12 @@ enum Fixture {
   static let refreshToken = "AMf-refresh-token-0001"
   static let start = Date(timeIntervalSince1970: 1_767_225_600)
 
-  /// An unsigned Firebase-shaped ID token.
+  /// An unsigned Firebase-shaped ID token; `aud` is `audience` (left out when `nil`), by
+  /// default the project of the Firestore tests.
   static func idToken(
     uid: String = "uid-1", exp: Date, provider: String = "password",
-    email: String? = "alice@example.com", phoneNumber: String? = nil, serial: Int = 0
+    email: String? = "alice@example.com", phoneNumber: String? = nil, serial: Int = 0,
+    audience: String? = "demo-project"
   ) -> String {
     var claims: [String: Any] = [
       "sub": uid, "user_id": uid, "exp": Int(exp.timeIntervalSince1970),
@@ -23,6 +25,7 @@ enum Fixture {
     ]
     if let email { claims["email"] = email }
     if let phoneNumber { claims["phone_number"] = phoneNumber }
+    if let audience { claims["aud"] = audience }
     return JSONWebToken.unsigned(claims: claims)
   }
 

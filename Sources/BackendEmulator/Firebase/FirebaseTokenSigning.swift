@@ -38,7 +38,9 @@ public struct FirebaseTokenSigning: Sendable {
 
   /// `true` when `token` is a compact JWT signed by this key: header `alg` `RS256` and
   /// `kid` ``keyID``, and a valid RS256 signature over its first two segments. An
-  /// unsigned (`alg: none`) or forged token is `false`.
+  /// unsigned (`alg: none`) or forged token is `false`, and so is a respelling of a signed
+  /// one: the segments are read with the strict ``UserBackendKit/Base64URL/decode(_:)``
+  /// (no padding, no `+` or `/`, zero unused bits), so a token has one accepted spelling.
   func signed(_ token: String) -> Bool {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, let publicKey, let headerData = Base64URL.decode(parts[0]),

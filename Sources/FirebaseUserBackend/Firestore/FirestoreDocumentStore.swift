@@ -12,7 +12,12 @@ import UserBackendKit
 ///   `.server(status: 401, code: "UNAUTHENTICATED")` and the session is kept (the refresh
 ///   token still works, so the cause is the project, not the session). A rejected
 ///   refresh is `.sessionExpired` (the engine clears the session).
-/// - Read: `GET …/documents/users/{uid}`; 404 `NOT_FOUND` is `nil`.
+/// - Read: `GET …/documents/users/{uid}`; 404 `NOT_FOUND` is `nil`. The answer's `name`
+///   must be the requested document's resource name
+///   (`projects/{projectID}/databases/(default)/documents/users/{uid}`), else
+///   `.malformedResponse`. A commit answer names no document (its write results only
+///   carry times), so there is nothing to compare there; an update reads the document
+///   back with a `GET`, which is checked.
 /// - Create: one atomic `POST …/documents:commit` with `currentDocument.exists = false`
 ///   and a `REQUEST_TIME` transform per server timestamp; 409 `ALREADY_EXISTS` reads the
 ///   document and answers `created: false`.
@@ -118,6 +123,13 @@ struct FirestoreDocumentStore: UserDocumentStore {
     }
     guard response.isSuccess else { throw Self.failure(response, operation: "get", token: token) }
     let body = try Self.decode(FirestoreDocumentBody.self, from: response.body, operation: "get")
+    // The answer says which document it is: only the requested one is taken, so an answer
+    // naming another user's document (or another project's) is never shown as this one.
+    guard body.name == (try location.documentName(userID: uid)) else {
+      throw UserBackendError(
+        .malformedResponse(
+          reason: "Firestore get: the answer's document name is not the requested document"))
+    }
     return try Self.document(body, userID: uid)
   }
 

@@ -27,6 +27,9 @@ import UserBackendKit
 ///   stored answers `created: true`. Two devices that read "absent" at the same moment both
 ///   write (the last write's fields win), and if the first reads back before the second
 ///   writes, both answer `created: true`: the wire protocol cannot exclude that.
+/// - **Answers name the object**: a read answer must carry the requested `objectId`, and a
+///   write answer that carries an `objectId` must carry that one; otherwise
+///   `.malformedResponse` (never shown as the user's document).
 /// - **Another user's ID**: the request is sent; the service's ACL answers `E403001`
 ///   (write) or `E404001` (read of a hidden object), both `.permissionDenied`. A read the
 ///   service allows (a user object readable by everyone) is refused here with
@@ -163,8 +166,11 @@ struct NCMBDocumentStore: UserDocumentStore {
     else {
       throw NCMBClient.malformed("user document read", "is not a JSON object")
     }
-    if let objectId = object["objectId"], objectId as? String != uid {
-      throw NCMBClient.malformed("user document read", "is another user's object")
+    // The service always answers a user object with its objectId: an answer without it, or
+    // with another one, is not the requested user's object.
+    guard object["objectId"] as? String == uid else {
+      throw NCMBClient.malformed(
+        "user document read", "does not name the requested user (objectId missing or another)")
     }
     guard let marker = object[Self.createDateField] else { return (nil, nil) }
     guard
@@ -192,7 +198,15 @@ struct NCMBDocumentStore: UserDocumentStore {
     let endpoint = try NCMBUserID.endpoint(
       .put, userID: uid, body: Data(NCMBDocumentCoding.object(members).utf8),
       name: "user document write")
-    _ = try await send(endpoint, uid: uid, session: session)
+    let answer = try await send(endpoint, uid: uid, session: session)
+    // The service answers `{"updateDate"}`; an answer naming another object is not about
+    // this one (the same rule as the profile update's answer).
+    if !answer.body.isEmpty,
+      let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+      let objectId = object["objectId"], objectId as? String != uid
+    {
+      throw NCMBClient.malformed("user document write", "answered for another user")
+    }
   }
 
   /// Sends with the session token. `E403001` (the ACL refused) is `.permissionDenied`; for

@@ -1,17 +1,20 @@
-import UserBackendKit
-
 /// Reads one JSON text (RFC 8259) as a ``UserBackendKit/DocumentValue``, keeping the
 /// number's written form: digits only (with an optional minus) that fit in 64 bits are an
 /// `.integer`; a number with a fraction or an exponent (`2.0`, `1e3`) or too large for 64
 /// bits is a `.double`. Strings are strings (never timestamps), objects are `.map`. A
 /// number a double cannot hold is refused (``Outcome/unusable(reason:)``): one too large
 /// (`1e400`, infinity) and one too small (`1e-400`, which would read as 0).
-enum DocumentJSONReader {
+///
+/// Strict where readers disagree, so that one text has one reading: a member name given
+/// twice in an object is ``Outcome/unusable(reason:)``, and only UTF-8 without a byte order
+/// mark is read (RFC 8259 §8.1). Used by `baas doc set` for field values and by the ID
+/// token verifier for a token's header and claims.
+package enum DocumentJSONReader {
   /// How deep arrays and objects may nest (Firestore allows 20 levels of maps).
-  static let maximumDepth = 32
+  package static let maximumDepth = 32
 
   /// What reading `text` gave.
-  enum Outcome: Equatable {
+  package enum Outcome: Equatable, Sendable {
     /// `text` is one JSON value.
     case value(DocumentValue)
     /// `text` is not JSON.
@@ -21,8 +24,12 @@ enum DocumentJSONReader {
   }
 
   /// Reads `text`, which must be one JSON value with optional white space around it.
-  static func read(_ text: String) -> Outcome {
-    var reader = Reader(bytes: Array(text.utf8))
+  package static func read(_ text: String) -> Outcome { read(utf8: Array(text.utf8)) }
+
+  /// Reads UTF-8 `bytes`, which must be one JSON value with optional white space around
+  /// it; invalid UTF-8 in a string is ``Outcome/notJSON``.
+  package static func read(utf8 bytes: [UInt8]) -> Outcome {
+    var reader = Reader(bytes: bytes)
     do throws(Failure) {
       reader.skipSpace()
       let value = try reader.value(depth: 0)
