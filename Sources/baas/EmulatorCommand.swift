@@ -141,7 +141,12 @@ enum EmulatorCommand {
         }
         let signals = SignalWatch([SIGINT, SIGTERM])
         let bound = try server.start()
-        let base = "http://\(address.urlHost):\(bound)"
+        let base = "http://\(address.clientURLHost):\(bound)"
+        let everywhere =
+          address.isWildcard
+          ? "\n  listening on every address (\(address.urlHost)); from another machine or "
+            + "container, use this machine's address or name instead of \(address.clientURLHost)"
+          : ""
         let signedTokens =
           signing == nil
           ? ""
@@ -156,9 +161,9 @@ enum EmulatorCommand {
             project ID:      \(projectID)
             NCMB base URL:   \(base) (the API under /2013-09-01)
             NCMB application key: \(NCMBDemoKeys.applicationKey)
-            NCMB client key:      \(NCMBDemoKeys.clientKey)\(signedTokens)
+            NCMB client key:      \(NCMBDemoKeys.clientKey)\(signedTokens)\(everywhere)
           use it with:
-            export FIREBASE_AUTH_EMULATOR_HOST=\(address.urlHost):\(bound) \
+            export FIREBASE_AUTH_EMULATOR_HOST=\(address.clientURLHost):\(bound) \
           FIREBASE_PROJECT_ID=\(projectID) FIREBASE_API_KEY=any-value
             export NCMB_BASE_URL=\(base) NCMB_APPLICATION_KEY=\(NCMBDemoKeys.applicationKey) \
           NCMB_CLIENT_KEY=\(NCMBDemoKeys.clientKey)

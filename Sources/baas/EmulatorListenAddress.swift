@@ -25,6 +25,18 @@ struct EmulatorListenAddress: Equatable {
   /// The host as written in a URL or a `host:port` setting: `127.0.0.1`, `[::1]`.
   var urlHost: String { isIPv6 ? "[\(bindHost)]" : bindHost }
 
+  /// `true` for the wildcard addresses `0.0.0.0` and `::` (every interface).
+  var isWildcard: Bool { bindHost == "0.0.0.0" || bindHost == "::" }
+
+  /// The host the printed URLs and exports name, as ``urlHost`` writes it: the bound
+  /// address, or this machine's loopback for a wildcard bind (`0.0.0.0` → `127.0.0.1`,
+  /// `::` → `[::1]`). A wildcard is an address to listen on, not one to connect to, and
+  /// the NCMB adapter refuses plain HTTP to it.
+  var clientURLHost: String {
+    guard isWildcard else { return urlHost }
+    return isIPv6 ? "[::1]" : "127.0.0.1"
+  }
+
   /// Parses `--host`; `nil` when it is not an address this command accepts.
   init?(_ text: String) {
     if text == "localhost" {

@@ -36,6 +36,13 @@ struct EmulatorOptionTests {
     let baas = try Baas()
     defer { baas.cleanUp() }
     let emulator = try await RunningEmulator.start(in: baas.home, host: "0.0.0.0")
+    // The printed exports name loopback (0.0.0.0 is an address to listen on, and the NCMB
+    // adapter refuses plain HTTP to it), and say how to reach it from elsewhere.
+    let banner = emulator.banner
+    #expect(banner.contains("export NCMB_BASE_URL=http://127.0.0.1:\(emulator.port) "), "\(banner)")
+    #expect(banner.contains("FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:\(emulator.port) "))
+    #expect(banner.contains("listening on every address (0.0.0.0)"))
+    #expect(!banner.contains("http://0.0.0.0"))
     let stopped = await emulator.stop()
     #expect(stopped.status == 0)
     #expect(stopped.standardError.contains("warning"), "\(stopped.standardError)")

@@ -40,3 +40,28 @@ struct AddressSpellingTests {
     #expect(URLLoaderSupport.addressSpellingProblem(host: host) != nil)
   }
 }
+
+@Suite("URLLoaderSupport.isPrivateNetwork(host:)", .timeLimit(.minutes(1)))
+struct PrivateNetworkHostTests {
+  @Test(
+    "loopback, RFC 1918, link-local, unique-local, single-label and private suffixes",
+    arguments: [
+      "127.0.0.1", "localhost", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.0.1",
+      "169.254.1.1", "[fd12::1]", "fe80::1", "emulator", "EMULATOR", "ncmb.internal",
+      "host.local", "box.lan", "nas.home.arpa", "::1",
+    ])
+  func privateHosts(host: String) {
+    #expect(URLLoaderSupport.isPrivateNetwork(host: host))
+  }
+
+  @Test(
+    "public addresses and names, and non-standard address spellings",
+    arguments: [
+      "8.8.8.8", "172.32.0.1", "172.15.255.255", "192.169.0.1", "11.0.0.1", "0.0.0.0",
+      "[2001:db8::1]", "example.com", "internal.example.com", "10.1", "127.1", "",
+      "0x0a.0.0.1",
+    ])
+  func publicHosts(host: String) {
+    #expect(!URLLoaderSupport.isPrivateNetwork(host: host))
+  }
+}

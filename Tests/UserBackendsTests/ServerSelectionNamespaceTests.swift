@@ -62,10 +62,11 @@ struct ServerSelectionNamespaceTests {
   }
 
   @Test(
-    "plain HTTP to an NCMB host that is not loopback is refused before any request",
+    "plain HTTP to a public NCMB host is refused before any request",
     arguments: [
-      "http://mbaas.api.nifcloud.com", "http://example.com:9099/prefix", "http://10.0.0.1:9099",
+      "http://mbaas.api.nifcloud.com", "http://example.com:9099/prefix", "http://8.8.8.8:9099",
       "http://127.1:9099", "http://0.0.0.0:9099", "HTTP://Example.com", "http://[2001:db8::1]",
+      "http://172.32.0.1", "http://emulator.local.example.com", "http://10.1",
     ])
   func plainHTTPRefused(base: String) throws {
     let error = try #require(throws: BackendConfigurationError.self) {
@@ -89,11 +90,13 @@ struct ServerSelectionNamespaceTests {
   }
 
   @Test(
-    "https anywhere and plain HTTP to loopback are accepted",
+    "https anywhere and plain HTTP to loopback or a private network are accepted",
     arguments: [
       "https://mbaas.api.nifcloud.com", "https://example.com:8443/prefix",
       "http://127.0.0.1:9099", "http://127.9.9.9:9099/p", "http://localhost:9099",
-      "http://emu.localhost:9099", "http://[::1]:9099",
+      "http://emu.localhost:9099", "http://[::1]:9099", "http://10.0.0.1:9099",
+      "http://192.168.1.10:9099", "http://172.20.0.5:9099", "http://emulator:9099",
+      "http://ncmb.internal:9099", "http://[fd00::5]:9099", "http://box.local:9099",
     ])
   func accepted(base: String) throws {
     let configuration = try BackendConfiguration.resolve(
