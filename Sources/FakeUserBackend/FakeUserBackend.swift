@@ -58,18 +58,23 @@ public final class FakeUserBackend: UserBackend {
   /// `store.clock`.
   ///
   /// - Parameters:
-  ///   - idTokenLifetime: seconds until an ID token expires (default 3600).
+  ///   - idTokenLifetime: seconds until an ID token expires (default 3600), kept within
+  ///     1…31,536,000 (a year, the longest lifetime the Firebase adapter believes); a value
+  ///     that is not a number is the default.
   ///   - recentLoginWindow: seconds a sign-in counts as recent for password and email
   ///     changes and account deletion (default 300, the five minutes Firebase apps
-  ///     commonly assume; Firebase does not publish its own).
+  ///     commonly assume; Firebase does not publish its own), kept within 0…31,536,000; a
+  ///     value that is not a number is the default. (Out-of-range settings used to trap
+  ///     when a token or a message was made; the initializer cannot throw, so it clamps.)
   public init(
     store: UserStore, sessionStore: any SessionStore, idTokenLifetime: TimeInterval = 3600,
     recentLoginWindow: TimeInterval = 300
   ) {
     self.store = store
     self.sessions = SessionEngine(store: sessionStore)
-    self.idTokenLifetime = idTokenLifetime
-    self.recentLoginWindow = recentLoginWindow
+    self.idTokenLifetime = idTokenLifetime.isNaN ? 3600 : min(max(idTokenLifetime, 1), 31_536_000)
+    self.recentLoginWindow =
+      recentLoginWindow.isNaN ? 300 : min(max(recentLoginWindow, 0), 31_536_000)
   }
 
   var clock: any AuthClock { store.clock }
