@@ -161,6 +161,15 @@ extension BackendConfiguration {
       throw BackendConfigurationError(
         .unreadableFile, setting: "config file \(path)", reason: "cannot be read")
     }
+    // Read by the document reader first, which refuses a key that appears twice in an
+    // object: `JSONDecoder` would let the first `"backend"` win silently. JSON it cannot
+    // read at all is left to the decoder, which names what is wrong.
+    if let text = String(data: data, encoding: .utf8),
+      case .unusable(let reason) = DocumentJSONReader.read(text)
+    {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path)", reason: reason)
+    }
     do {
       return try JSONDecoder().decode(BackendConfiguration.self, from: data)
     } catch var error as BackendConfigurationError {

@@ -26,11 +26,9 @@ struct Context {
   var transport: (any HTTPTransport)? { httpLogger?.wrapping(NetworkTransport.standard()) }
 
   /// The resolved configuration (file, environment, `--backend`).
-  /// - Throws: `BackendConfigurationError` (also for a key given twice in the config file,
-  ///   ``ConfigFileKeys``).
+  /// - Throws: `BackendConfigurationError` (also for a key given twice in the config file).
   func configuration(backend override: String? = nil) throws -> BackendConfiguration {
-    try ConfigFileKeys.check(configOption: configOption, environment: environment)
-    return try BackendConfiguration.resolve(
+    try BackendConfiguration.resolve(
       environment: environment, configFile: configOption, backend: override ?? backendOption)
   }
 

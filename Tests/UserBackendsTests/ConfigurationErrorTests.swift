@@ -143,6 +143,24 @@ struct ConfigurationErrorTests {
     #expect(configuration.backend == .fake)
   }
 
+  @Test(
+    "a key given twice in the config file is an error naming it, for library callers too",
+    arguments: [
+      (#"{"backend":"fake","backend":"ncmb"}"#, "backend"),
+      (#"{"ncmb":{"clientKey":"a","clientKey":"b"}}"#, "clientKey"),
+    ])
+  func duplicateKey(json: String, key: String) throws {
+    try withTemporaryDirectory { directory in
+      let path = try writeConfig(json, in: directory)
+      let error = try #require(throws: BackendConfigurationError.self) {
+        try BackendConfiguration.load(file: path)
+      }
+      #expect(error.kind == .unreadableFile)
+      #expect(error.setting.contains(path))
+      #expect(error.reason.contains("\"\(key)\" appears twice"), "\(error)")
+    }
+  }
+
   @Test("an unknown key in the file is named")
   func unknownFileKey() throws {
     try withTemporaryDirectory { directory in
