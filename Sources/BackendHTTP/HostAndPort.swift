@@ -8,7 +8,7 @@ import Foundation
 /// the `baas` configuration, session namespaces, cassette provenance), so a value one layer
 /// accepts is never refused or read differently by another.
 public struct HostAndPort: Sendable, Hashable {
-  /// The host without brackets (`::1` for `[::1]:9099`).
+  /// The host without brackets (`::1` for `[::1]:9099`), in lower case.
   public let host: String
   /// The TCP port, 1…65535.
   public let port: Int
@@ -36,8 +36,13 @@ public struct HostAndPort: Sendable, Hashable {
     let portText = trimmed[trimmed.index(after: colon)...]
     if host.hasPrefix("[") && host.hasSuffix("]") {
       host = String(host.dropFirst().dropLast())
-      guard URLLoaderSupport.standardIPv6(host) != nil else {
+      guard let standard = URLLoaderSupport.standardIPv6(host) else {
         throw Problem("has no valid IPv6 address in its brackets")
+      }
+      // One spelling per address (as for IPv4): libcurl sends the standard form, and
+      // two spellings of one server would name two session files.
+      guard standard == host.lowercased() else {
+        throw Problem("writes an IPv6 address in a long form; use [\(standard)]")
       }
     } else if host.contains(":") {
       throw Problem(
@@ -55,7 +60,9 @@ public struct HostAndPort: Sendable, Hashable {
     guard let port = URLLoaderSupport.portNumber(portText) else {
       throw Problem(URLLoaderSupport.portReason)
     }
-    self.host = host
+    // Host names and IPv6 hex digits ignore case: one spelling, lower case, for every
+    // reader (URLs, session file names).
+    self.host = host.lowercased()
     self.port = port
   }
 

@@ -239,7 +239,7 @@ public enum UserBackends {
       return "firebase-emulator_\(project)_\(parsed.host)_\(parsed.port)"
     case .ncmb:
       let url = try? configuration.ncmbBaseURL()
-      var name = "ncmb-" + (url?.host ?? "invalid")
+      var name = "ncmb-" + (url?.host?.lowercased() ?? "invalid")
       if let port = url?.port { name += "-\(port)" }
       let keyHash = Crypto.sha256Hex(configuration.ncmb.applicationKey ?? "")
       name += "-" + keyHash.prefix(12)

@@ -10,7 +10,8 @@ struct HostAndPortTests {
       ("127.0.0.1:9099", "127.0.0.1", 9099), ("localhost:1", "localhost", 1),
       ("[::1]:65535", "::1", 65535), ("emulator_1:8080", "emulator_1", 8080),
       ("firebase-emulator.internal:9099", "firebase-emulator.internal", 9099),
-      ("  localhost:9099\n", "localhost", 9099),
+      ("  localhost:9099\n", "localhost", 9099), ("LOCALHOST:9099", "localhost", 9099),
+      ("[FD00::1]:9099", "fd00::1", 9099),
     ])
   func good(text: String, host: String, port: Int) throws {
     let parsed = try HostAndPort(parsing: text)
@@ -28,6 +29,7 @@ struct HostAndPortTests {
       ("host:+9099", "65535"), ("host:٩٠٩٩", "65535"), ("host:", "65535"),
       ("host:044095", "leading zeros"), ("::1:9099", "[::1]:9099"), ("[zz]:9099", "IPv6"),
       ("127.1:9099", "127.0.0.1"), ("127.000.000.001:9099", "127.0.0.1"),
+      ("[0:0:0:0:0:0:0:1]:9099", "[::1]"),
     ])
   func bad(text: String, mentions: String) {
     let problem = #expect(throws: HostAndPort.Problem.self) { try HostAndPort(parsing: text) }

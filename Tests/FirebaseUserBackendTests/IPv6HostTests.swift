@@ -14,8 +14,8 @@ struct FirebaseIPv6HostTests {
       ("[::1]:9099", nil, nil, nil, "http://[::1]:9099/identitytoolkit.googleapis.com/v1/"),
       ("[fe80::1]:9099", nil, nil, nil, "http://[fe80::1]:9099/identitytoolkit.googleapis.com/v1/"),
       (
-        "[0:0:0:0:0:0:0:1]:9099", nil, nil, nil,
-        "http://[0:0:0:0:0:0:0:1]:9099/identitytoolkit.googleapis.com/v1/"
+        "[FE80::1]:9099", nil, nil, nil,
+        "http://[fe80::1]:9099/identitytoolkit.googleapis.com/v1/"
       ),
       (nil, "http://[::1]:8080/v1/", nil, nil, "http://[::1]:8080/v1/"),
       (nil, nil, "http://[::1]:8080/v1/token", nil, "https://identitytoolkit.googleapis.com/v1/"),
@@ -63,5 +63,14 @@ struct FirebaseIPv6HostTests {
     #expect(throws: UserBackendError.self) {
       _ = try FirebaseConfiguration(apiKey: "K", emulatorHost: "::1:9099").resolvedEndpoints()
     }
+  }
+
+  @Test("an IPv6 emulator host in a long form is refused, naming the standard one")
+  func longForm() {
+    let error = #expect(throws: UserBackendError.self) {
+      _ = try FirebaseConfiguration(apiKey: "K", emulatorHost: "[0:0:0:0:0:0:0:1]:9099")
+        .resolvedEndpoints()
+    }
+    #expect(error?.description.contains("[::1]") == true, "\(String(describing: error))")
   }
 }

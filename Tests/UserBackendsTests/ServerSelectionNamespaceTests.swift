@@ -36,6 +36,19 @@ struct ServerSelectionNamespaceTests {
     ]
     let names = Set(same.map { UserBackends.sessionNamespace(for: Self.ncmb($0)) })
     #expect(names.count == 1, "\(names)")
+    // The host's case never selects another file, for either backend.
+    let upper = Set(
+      ["http://localhost:9099", "http://LOCALHOST:9099", "https://MBAAS.api.nifcloud.com"]
+        .map { UserBackends.sessionNamespace(for: Self.ncmb($0)) })
+    #expect(upper.count == 2, "\(upper)")
+    let firebase = Set(
+      ["localhost:9099", "LOCALHOST:9099", "LocalHost:9099"].map { host in
+        UserBackends.sessionNamespace(
+          for: BackendConfiguration(
+            backend: .firebase,
+            firebase: .init(apiKey: "k", projectID: "demo-p", emulatorHost: host)))
+      })
+    #expect(firebase.count == 1, "\(firebase)")
   }
 
   @Test("an https base URL without a prefix keeps the file name of earlier versions")
@@ -67,6 +80,7 @@ struct ServerSelectionNamespaceTests {
       "http://mbaas.api.nifcloud.com", "http://example.com:9099/prefix", "http://8.8.8.8:9099",
       "http://127.1:9099", "http://0.0.0.0:9099", "HTTP://Example.com", "http://[2001:db8::1]",
       "http://172.32.0.1", "http://emulator.local.example.com", "http://10.1",
+      "http://example.com%00.internal", "http://1.1.1.1%2F.lan", "http://0x08080808",
     ])
   func plainHTTPRefused(base: String) throws {
     let error = try #require(throws: BackendConfigurationError.self) {
@@ -77,7 +91,9 @@ struct ServerSelectionNamespaceTests {
         ])
     }
     #expect(error.setting.contains("NCMB_BASE_URL"))
-    if base != "http://127.1:9099" { #expect(error.reason.contains("plain HTTP")) }
+    if !["http://127.1:9099", "http://0x08080808"].contains(base), !base.contains("%") {
+      #expect(error.reason.contains("plain HTTP"))
+    }
     let url = try #require(URL(string: base))
     let adapterError = #expect(throws: UserBackendError.self) {
       try NCMBConfiguration(applicationKey: "a", clientKey: "c", baseURL: url).validate()
