@@ -62,12 +62,20 @@ public enum URLLoaderSupport {
     "the port must be a number from 1 to 65535, written without leading zeros"
 
   /// Why `url` cannot be a service's base address, or `nil`: a port outside 1…65535 (or
-  /// unparseable), a user name or password (which the network transports refuse, see
+  /// unparseable), a percent-encoded host, a user name or password (which the network transports refuse, see
   /// ``HTTPRequest/checkSendable()``), a query or a fragment (a path appended to
   /// the base would land inside it, and a fragment is never sent). Checked by every
   /// adapter's configuration.
   public static func baseURLProblem(_ url: URL) -> String? {
     guard hasUsablePort(url) else { return portReason }
+    // `URL.host` decodes `%xx`, so checks would judge another host than the one sent
+    // (`example.com%00.internal`); no service's host needs an escape (IPv6 zone IDs,
+    // `%25eth0`, are refused with them).
+    if URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedHost?.contains("%")
+      == true
+    {
+      return "must not percent-encode its host"
+    }
     guard url.user == nil, url.password == nil else {
       return "must not carry a user name or password"
     }

@@ -59,7 +59,7 @@ struct PrivateNetworkHostTests {
     arguments: [
       "8.8.8.8", "172.32.0.1", "172.15.255.255", "192.169.0.1", "11.0.0.1", "0.0.0.0",
       "[2001:db8::1]", "example.com", "internal.example.com", "10.1", "127.1", "",
-      "0x0a.0.0.1",
+      "0x0a.0.0.1", "0x08080808", "134744072", "0177.0.0.1",
     ])
   func publicHosts(host: String) {
     #expect(!URLLoaderSupport.isPrivateNetwork(host: host))
