@@ -22,7 +22,9 @@ struct FileLock {
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    // `O_NOFOLLOW`: a link planted at the lock path would have us create (or lock) a file
+    // elsewhere; it is refused, as the session file itself refuses links.
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else { throw POSIXFileError(operation: "lock", path: path) }
     var delay: UInt64 = 1_000_000
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

@@ -201,6 +201,29 @@ struct SessionFileRecoveryTests {
     if kind == .groupReadable { #expect(reason.contains("0644")) }
   }
 
+  @Test("a symbolic link at a lock path is refused, not followed: no file is made elsewhere")
+  func lockLinkIsRefused() async throws {
+    for which in ["lock", "update"] {
+      let (store, _, directory) = try Self.store()
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let victim = directory.appendingPathComponent("victim-\(which)")
+      let lock = which == "lock" ? store.lockURL : store.updateLockURL
+      try FileManager.default.createDirectory(
+        at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        atPath: lock.path, withDestinationPath: victim.path)
+      let engine = SessionEngine(store: store)
+      await #expect(throws: (any Error).self) {
+        if which == "lock" {
+          try await store.withExclusiveAccess { _ = try await store.load() }
+        } else {
+          try await engine.signIn(Self.session(User(id: "u2")))
+        }
+      }
+      #expect(!FileManager.default.fileExists(atPath: victim.path), "\(which)")
+    }
+  }
+
   @Test("a session file that is a symbolic link is refused; sign-out touches neither file")
   func symbolicLinkIsRefused() async throws {
     let (store, _, directory) = try Self.store()
