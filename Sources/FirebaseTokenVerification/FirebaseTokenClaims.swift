@@ -5,7 +5,7 @@ import UserBackendKit
 ///
 /// Built by ``FirebaseTokenVerifier/verify(_:)`` only after every check passed.
 public struct FirebaseTokenClaims: Sendable, Hashable {
-  /// The Firebase user ID (`sub`, equal to `user_id`), 1…128 characters.
+  /// The Firebase user ID (`sub`; `user_id`, when present, is equal), 1…128 characters.
   public let userID: String
   /// `email`, when the account has one.
   public let email: String?

@@ -21,8 +21,8 @@ import UserBackendKit
 ///    (`badSignature`);
 /// 5. `iss` is `https://securetoken.google.com/<projectID>` (`wrongIssuer`);
 /// 6. `aud` is `<projectID>` (`wrongAudience`);
-/// 7. `sub` is a non-empty string of at most 128 characters equal to `user_id`
-///    (`invalidSubject`);
+/// 7. `sub` is a non-empty string of at most 128 characters, equal to `user_id` when the
+///    token has one (`invalidSubject`);
 /// 8. `iat` and `auth_time` are not after now + skew (`issuedInFuture`); `exp` is after
 ///    now − skew (`expired`).
 ///
@@ -179,8 +179,10 @@ public struct FirebaseTokenVerifier: Sendable {
     else {
       throw TokenRejection(.invalidSubject, "sub is not a string of 1…128 characters")
     }
-    guard ParsedToken.string(claims["user_id"]) == subject else {
-      throw TokenRejection(.invalidSubject, "sub differs from user_id")
+    // `user_id` is optional, as the Admin SDKs read tokens (the uid is `sub`); when present
+    // it must be the same user.
+    if claims["user_id"] != nil, ParsedToken.string(claims["user_id"]) != subject {
+      throw TokenRejection(.invalidSubject, "user_id differs from sub")
     }
     let now = clock.now().timeIntervalSince1970
     let skew = configuration.clockSkew

@@ -20,7 +20,7 @@ public enum TokenRejectionReason: String, Sendable, Hashable, CaseIterable, Coda
   case expired
   /// `iat` or `auth_time` is in the future (beyond the clock skew).
   case issuedInFuture
-  /// `sub` is missing, empty, longer than 128 characters or different from `user_id`.
+  /// `sub` is missing, empty, longer than 128 characters, or `user_id` names another user.
   case invalidSubject
   /// The certificates could not be fetched or read (network, status, body).
   case certificatesUnavailable

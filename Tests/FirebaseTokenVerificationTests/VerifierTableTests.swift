@@ -159,6 +159,11 @@ struct VerifierTableTests {
     let claims = try await verifier.verify(JSONWebToken.unsigned(claims: Tokens.claims()))
     #expect(claims.userID == "u-1")
     #expect(endpoint.requests == 0)
+    // `user_id` is optional (the Admin SDKs read the uid from `sub`); present, it must match.
+    var withoutUserID = Tokens.claims()
+    withoutUserID.removeValue(forKey: "user_id")
+    let bare = try await verifier.verify(JSONWebToken.unsigned(claims: withoutUserID))
+    #expect(bare.userID == "u-1")
     for (changes, reason) in [
       (["aud": "other"], TokenRejectionReason.wrongAudience),
       (["iss": "x"], .wrongIssuer), (["user_id": "u-2"], .invalidSubject),
