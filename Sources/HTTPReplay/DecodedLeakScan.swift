@@ -128,7 +128,9 @@ enum DecodedLeakScan {
       _ text: String, rules named: [RedactionRule], plusIsSpace: Bool, _ path: String
     ) {
       for (name, value) in FormURLEncoding.pairs(text, plusIsSpace: plusIsSpace) {
-        let rule = named.first { $0.names(name) && $0.kind != .remove }
+        let rule =
+          named.first { $0.names(name) && $0.kind != .remove }
+          ?? CredentialFieldNames.rule(for: name)
         self.named(value, rule: rule, "\(path).\(name)")
         self.text(value, "\(path).\(name)")
       }
@@ -172,13 +174,17 @@ enum DecodedLeakScan {
         }
       }
       for (index, item) in nameValues(request["queryString"]).enumerated() {
-        let rule = rules.queryParameters.first { $0.names(item.name) && $0.kind != .remove }
+        let rule =
+          rules.queryParameters.first { $0.names(item.name) && $0.kind != .remove }
+          ?? CredentialFieldNames.rule(for: item.name)
         named(item.value, rule: rule, "\(path).queryString[\(index)] (\(item.name))")
         text(item.value, "\(path).queryString[\(index)] (\(item.name))")
       }
       if let postData = request["postData"] as? [String: Any] {
         for (index, item) in nameValues(postData["params"]).enumerated() {
-          let rule = rules.formFields.first { $0.names(item.name) && $0.kind != .remove }
+          let rule =
+            rules.formFields.first { $0.names(item.name) && $0.kind != .remove }
+            ?? CredentialFieldNames.rule(for: item.name)
           named(item.value, rule: rule, "\(path).postData.params[\(index)] (\(item.name))")
           text(item.value, "\(path).postData.params[\(index)] (\(item.name))")
         }

@@ -248,7 +248,7 @@ struct AliasTable {
       let name = FormURLEncoding.decode(rawName, plusIsSpace: plusIsSpace)
       let value = FormURLEncoding.decode(rawValue, plusIsSpace: plusIsSpace)
       let newValue: String?
-      if let rule = rules.first(where: { $0.names(name) }) {
+      if let rule = rules.first(where: { $0.names(name) }) ?? CredentialFieldNames.rule(for: name) {
         newValue = apply(rule, to: value)
       } else {
         newValue = redactText(value)

@@ -63,3 +63,43 @@ struct UnknownFieldRedactionTests {
     #expect(rules.matchHeaders == ["Authorization"])
   }
 }
+
+@Suite("Query parameters and form fields called like a credential", .timeLimit(.minutes(1)))
+struct CredentialNamedFieldTests {
+  static let named = [
+    "Token", "api_key", "oobCode", "sig", "password", "X-Session", "refreshTOKEN", "code",
+  ]
+
+  @Test("are aliased on recording though no rule names them", arguments: named)
+  func aliased(name: String) {
+    let redactor = Redactor(rules: .firebase)
+    let request = HTTPRequest(
+      method: .post, url: Fixture.url("https://example.com/v1/x?\(name)=QSECRET-123&alt=json"),
+      headerFields: ["Content-Type": "application/x-www-form-urlencoded"],
+      body: Data("\(name)=FSECRET-456&mode=plain".utf8))
+    let redacted = redactor.redact(request)
+    #expect(!redacted.url.absoluteString.contains("QSECRET-123"), "\(redacted.url)")
+    #expect(redacted.url.absoluteString.contains("alt=json"))
+    let body = String(decoding: redacted.body, as: UTF8.self)
+    #expect(!body.contains("FSECRET-456"), "\(body)")
+    #expect(body.contains("mode=plain"))
+  }
+
+  @Test("are reported by the leak scan when stored in the clear", arguments: named)
+  func reported(name: String) throws {
+    let har = """
+      {"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[{
+      "startedDateTime":"2026-01-01T00:00:00.000Z","time":0,
+      "request":{"method":"GET","url":"https://example.com/v1/x?\(name)=QSECRET-123",
+      "httpVersion":"HTTP/1.1","cookies":[],"headers":[],
+      "queryString":[{"name":"\(name)","value":"QSECRET-123"}],"headersSize":-1,"bodySize":0},
+      "response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","cookies":[],
+      "headers":[],"content":{"size":0,"mimeType":"application/json","text":""},
+      "redirectURL":"","headersSize":-1,"bodySize":0},"cache":{},"timings":{"send":0,"wait":0,"receive":0}}]}}
+      """
+    let findings = CassetteLinter.lint(data: Data(har.utf8), file: "x.har", secrets: [])
+      .filter { $0.kind == .leak }
+    #expect(!findings.isEmpty)
+    #expect(!findings.contains { $0.description.contains("QSECRET-123") })
+  }
+}
