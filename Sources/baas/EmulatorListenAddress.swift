@@ -39,7 +39,7 @@ struct EmulatorListenAddress: Equatable {
 
   /// Parses `--host`; `nil` when it is not an address this command accepts.
   init?(_ text: String) {
-    if text == "localhost" {
+    if text.lowercased() == "localhost" {
       self.init(bindHost: "127.0.0.1", isIPv6: false, isLoopback: true)
       return
     }
