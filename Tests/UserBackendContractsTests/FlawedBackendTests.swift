@@ -112,7 +112,7 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
     let sound = await ContractRunner.run(contract, on: MemoryHarness()).outcome
     #expect(sound == .passed, "\(sound)")
     let result = await ContractRunner.run(
-      contract, on: MemoryHarness(flaws: [flawCase.flaw]), eventTimeout: .milliseconds(300))
+      contract, on: MemoryHarness(flaws: [flawCase.flaw]), eventTimeout: .seconds(3))
     guard case .failed(let failure) = result.outcome else {
       Issue.record("\(flawCase.flaw) was not caught by \(flawCase.contract): \(result.outcome)")
       return
@@ -157,7 +157,7 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
     let sound = await ContractRunner.run(contract, on: MemoryHarness()).outcome
     #expect(sound == .passed, "\(sound)")
     let result = await ContractRunner.run(
-      contract, on: MemoryHarness(flaws: [.memoryOnlySession]), eventTimeout: .milliseconds(300))
+      contract, on: MemoryHarness(flaws: [.memoryOnlySession]), eventTimeout: .seconds(3))
     guard case .failed(let failure) = result.outcome else {
       Issue.record("\(name) passed with a memory-only session: \(result.outcome)")
       return
