@@ -49,15 +49,7 @@ extension URLLoaderSupport {
       guard let standard = standardIPv6(bare) else { return "is not a valid IPv6 address" }
       return bare == standard ? nil : "writes an IPv6 address in a long form; use [\(standard)]"
     }
-    // A host whose every label is a number as libcurl reads one (decimal, 0x-hex, octal)
-    // is an IPv4 address to it.
-    let labels = bare.lowercased().split(separator: ".", omittingEmptySubsequences: false)
-    let numeric = labels.allSatisfy { label in
-      !label.isEmpty
-        && (label.allSatisfy(\.isASCIIDigitCharacter)
-          || (label.hasPrefix("0x") && label.dropFirst(2).allSatisfy(\.isHexDigit)))
-    }
-    guard numeric else { return nil }
+    guard isNumericHost(bare) else { return nil }
     var v4 = in_addr()
     guard inet_pton(AF_INET, bare, &v4) == 1 else {
       return "writes an IPv4 address in a short or padded form; use four decimal numbers "
@@ -77,6 +69,20 @@ extension URLLoaderSupport {
     var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
     guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+extension URLLoaderSupport {
+  /// `true` when every dot-separated label of `host` is a number as libcurl reads one
+  /// (decimal, octal, `0x` hexadecimal: `127.1`, `0x08080808`): an IPv4 address to it,
+  /// whatever the spelling, never a host name.
+  static func isNumericHost(_ host: String) -> Bool {
+    host.lowercased().split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
+      label in
+      !label.isEmpty
+        && (label.allSatisfy(\.isASCIIDigitCharacter)
+          || (label.hasPrefix("0x") && label.dropFirst(2).allSatisfy(\.isHexDigit)))
+    }
   }
 }
 

@@ -33,15 +33,8 @@ extension URLLoaderSupport {
       return bytes[0] & 0xFE == 0xFC || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)
     }
     guard !bare.isEmpty, !bare.contains(":") else { return false }
-    // A name whose every label is a number as libcurl reads one (decimal, octal, `0x` hex:
-    // `10.1`, `0x08080808`) is an address to it, not a private name.
-    let numeric = bare.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
-      label in
-      !label.isEmpty
-        && (label.allSatisfy { $0.isASCII && $0.isNumber }
-          || (label.hasPrefix("0x") && label.dropFirst(2).allSatisfy(\.isHexDigit)))
-    }
-    if numeric { return false }
+    // `10.1`, `0x08080808`: an address to libcurl, not a private name.
+    if isNumericHost(bare) { return false }
     if !bare.contains(".") { return true }
     return [".internal", ".local", ".lan", ".home.arpa"].contains { bare.hasSuffix($0) }
   }
