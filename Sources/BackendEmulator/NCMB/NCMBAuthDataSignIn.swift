@@ -54,7 +54,7 @@ extension NCMBHandler {
     let token = try ncmbStore { try store.createSessionToken(userID: user.id) }
     var answer = Self.userObject(user, authData: [key: ["id": id]])
     answer["sessionToken"] = token
-    return WireResponse.json(created ? 201 : 200, answer)
+    return WireResponse.jsonKeepingNumberKinds(created ? 201 : 200, answer)
   }
 
   private func checkAppleToken(_ accessToken: String?, id: String) throws(NCMBError) {

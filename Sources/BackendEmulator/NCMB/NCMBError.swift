@@ -20,7 +20,9 @@ struct NCMBError: Error {
   var status: Int { Int(code.dropFirst().prefix(3)) ?? 500 }
 
   /// The JSON error answer.
-  var response: HTTPResponse { WireResponse.json(status, ["code": code, "error": message]) }
+  var response: HTTPResponse {
+    WireResponse.jsonKeepingNumberKinds(status, ["code": code, "error": message])
+  }
 
   static let invalidJSON = NCMBError("E400001", "JSON is invalid format.")
   /// A field of the wrong JSON type (`{"password":123456}`): `E400002 password is invalid.`

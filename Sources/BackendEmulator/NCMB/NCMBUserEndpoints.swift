@@ -33,7 +33,7 @@ extension NCMBHandler {
       "createDate": Self.dateText(user.createdAt), "authData": WireResponse.null,
     ]
     if let mailAddress { answer["mailAddress"] = mailAddress }
-    return WireResponse.json(201, answer)
+    return WireResponse.jsonKeepingNumberKinds(201, answer)
   }
 
   /// `GET users/{objectId}`: public read; the owner's session token is echoed to the owner.
@@ -42,7 +42,7 @@ extension NCMBHandler {
     try checkReadable(userID: id, context)
     var answer = try addingUserFields(Self.userObject(user), userID: id)
     if context.sessionUserID == id { answer["sessionToken"] = context.sessionToken }
-    return WireResponse.json(200, answer)
+    return WireResponse.jsonKeepingNumberKinds(200, answer)
   }
 
   /// `PUT users/{objectId}`: the owner may change the `userName`
@@ -68,7 +68,8 @@ extension NCMBHandler {
       try ncmbStore { try store.updatePassword(userID: id, to: password) }
     }
     try apply(fieldWrite, userID: id)
-    return WireResponse.json(200, ["updateDate": Self.dateText(store.clock.now())])
+    return WireResponse.jsonKeepingNumberKinds(
+      200, ["updateDate": Self.dateText(store.clock.now())])
   }
 
   /// `DELETE users/{objectId}`: the owner only; 200 with an empty body.
@@ -112,14 +113,14 @@ extension NCMBHandler {
     let token = try ncmbStore { try store.createSessionToken(userID: user.id) }
     var answer = Self.userObject(user)
     answer["sessionToken"] = token
-    return WireResponse.json(200, answer)
+    return WireResponse.jsonKeepingNumberKinds(200, answer)
   }
 
   /// `GET logout`: revokes the session token sent.
   func logout(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
     guard let token = context.sessionToken else { throw .headerIncorrect }
     try ncmbStore { try store.deleteSessionToken(token) }
-    return WireResponse.json(200, [:])
+    return WireResponse.jsonKeepingNumberKinds(200, [:])
   }
 
   /// `POST requestPasswordReset` `{"mailAddress"}`: recorded in the store (no mail is
@@ -131,7 +132,8 @@ extension NCMBHandler {
     let canonical = try Self.validMailAddress(mail)
     try ncmbStore { try store.recordPasswordResetRequest(email: canonical) }
     try recordPasswordResetCode(email: canonical)
-    return WireResponse.json(201, ["createDate": Self.dateText(store.clock.now())])
+    return WireResponse.jsonKeepingNumberKinds(
+      201, ["createDate": Self.dateText(store.clock.now())])
   }
 
   /// The account whose NCMB `userName` is `userName`, compared case-sensitively as the

@@ -9,7 +9,8 @@ import UserBackendKit
 ///
 /// - Values: JSON strings, numbers (integers without a fraction or exponent, else doubles),
 ///   booleans, `null`, arrays, objects, and `{"__type":"Date","iso":"…Z"}` (written with
-///   milliseconds). `{"__op":"Delete"}` removes a field. Other `__type`s and `__op`s
+///   milliseconds). Answers write each number in its kind (``KindKeepingJSON``: `2.0`
+///   stays `2.0`, `-0.0` keeps its sign). `{"__op":"Delete"}` removes a field. Other `__type`s and `__op`s
 ///   (pointers, relations, increments, …) are `E400002` naming the field.
 /// - `displayName` and `photoURL` (the fields the adapters read as the profile) follow the
 ///   client library's rule (``EmulatorProfileRule``): a string it refuses is `E400004
