@@ -12,6 +12,10 @@ enum FirebaseErrorRule: Sendable, Hashable {
   case weakPassword
   case invalidEmail
   case invalidInput(field: String, reason: String)
+  /// A value the server refused: `.invalidInput` naming `field` (for `nil`, the field the
+  /// detail starts with, as in `INVALID_ARGUMENT : photoUrl must be …`, named as the
+  /// library names it: ``argumentField(_:)``), the detail as the reason.
+  case invalidArgument(field: String?)
   /// The app-verification proof of a phone verification is missing or was rejected:
   /// `.invalidInput(field: "appVerification", reason:)`, the reason saying what is needed.
   case appVerification(reason: String)
@@ -61,6 +65,10 @@ enum FirebaseErrorRule: Sendable, Hashable {
       .invalidInput(field: "code", reason: "unknown, already used or expired action code"),
       "EXPIRED_OOB_CODE", "INVALID_OOB_CODE")
     add(.invalidInput(field: "code", reason: "missing"), "MISSING_OOB_CODE")
+    add(.invalidArgument(field: "displayName"), "INVALID_DISPLAY_NAME")
+    add(.invalidArgument(field: "photoURL"), "INVALID_PHOTO_URL")
+    add(.invalidArgument(field: "provider"), "INVALID_PROVIDER_ID")
+    add(.invalidArgument(field: nil), "INVALID_ARGUMENT")
     add(.userDisabled, "USER_DISABLED")
     add(.requiresRecentLogin, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
     add(.userMismatch, "USER_MISMATCH")
@@ -117,6 +125,9 @@ enum FirebaseErrorRule: Sendable, Hashable {
       .server,
       // Secure Token request-shape errors (a client bug, not a user error).
       "INVALID_GRANT_TYPE", "MISSING_GRANT_TYPE", "MISSING_REFRESH_TOKEN",
+      // Identity Toolkit request-shape errors: a field the adapters never send (localId
+      // to signUp), an admin-only field, an unknown requestType or link mode.
+      "UNEXPECTED_PARAMETER", "MISSING_LOCAL_ID", "INVALID_REQ_TYPE", "INTERNAL_ERROR",
       // Action-code links, MFA and e-mail change flows.
       "MISSING_REQ_TYPE", "INVALID_CONTINUE_URI",
       "MISSING_CONTINUE_URI", "UNAUTHORIZED_DOMAIN", "EMAIL_CHANGE_NEEDS_VERIFICATION",
@@ -129,6 +140,23 @@ enum FirebaseErrorRule: Sendable, Hashable {
       "INVALID_RECAPTCHA_ACTION", "MISSING_RECAPTCHA_VERSION", "INVALID_RECAPTCHA_VERSION")
     return table
   }()
+
+  /// The field an `INVALID_ARGUMENT` detail is about, as the library names it: the first
+  /// word when it is an identifier followed by more text (`photoUrl must be …` →
+  /// `photoURL`, `localId …` → `userID`), else `"request"`.
+  static func argumentField(_ detail: String?) -> String {
+    let words = (detail ?? "").split(separator: " ", maxSplits: 1)
+    guard words.count == 2, let first = words.first,
+      first.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+    else { return "request" }
+    switch first {
+    case "photoUrl": return "photoURL"
+    case "localId": return "userID"
+    case "providerId": return "provider"
+    case "oobCode": return "code"
+    default: return String(first)
+    }
+  }
 
   /// Codes after which the stored session is cleared when they answer a call that used
   /// the session's ID token or refresh token (the official SDKs sign out on these).

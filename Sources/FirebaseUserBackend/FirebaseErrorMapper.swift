@@ -95,6 +95,10 @@ enum FirebaseErrorMapper {
     case .invalidEmail: portable = .invalidEmail
     case .invalidInput(let field, let reason):
       portable = .invalidInput(field: field, reason: reason)
+    case .invalidArgument(let field):
+      portable = .invalidInput(
+        field: field ?? FirebaseErrorRule.argumentField(detail),
+        reason: detail ?? "refused by the server")
     case .appVerification(let reason):
       portable = .invalidInput(field: "appVerification", reason: reason)
       if message.isEmpty { message = "appVerification: \(reason)" }

@@ -14,9 +14,11 @@ import UserBackendKit
 /// | E403002 (signature rejected) | `misconfigured(setting: "clientKey")` |
 /// | E404005 (no such application) | `misconfigured(setting: "applicationKey")` |
 /// | E403005 for `anonymous` / an identity provider (`apple` …) | `unsupported` (disabled for the application) |
+/// | E403005 for another field (`sessionToken must not be entered.`) | `invalidInput(field: {0})` |
+/// | E403001 (the ACL refused), E403003 (a prohibited operation, such as changing `authData`) | `permissionDenied` |
 /// | E429xxx | `rateLimited(retryAfter:)` from `Retry-After` |
 /// | E100001 (response signature mismatch) | `malformedResponse` |
-/// | everything else (E400000, E400001, E401000, E401004, E403xxx, E404xxx, E405xxx, E413xxx, E414000, E415001, E5xxxxx, unknown codes) | `server(status:code:message:)` |
+/// | everything else (E400000, E400001, E401000, E401004, other E403xxx, E404xxx, E405xxx, E413xxx, E414000, E415001, E5xxxxx, unknown codes) | `server(status:code:message:)` |
 enum NCMBErrorMapping {
   /// Codes that mean the session token no longer works when a call sent one: invalid,
   /// expired or revoked token (E401001), the user is gone (E404001, E404006).
@@ -64,6 +66,10 @@ enum NCMBErrorMapping {
       return make(.unsupported(capability: .anonymousSignIn))
     case "E403005" where field.map(identityProviderKeys.contains) == true:
       return make(.unsupported(capability: .identityProviderSignIn))
+    case "E403005" where field != nil:
+      return make(.invalidInput(field: field ?? "request", reason: message ?? "must not be sent"))
+    case "E403001", "E403003":
+      return make(.permissionDenied)
     case "E100001":
       return make(.malformedResponse(reason: "the response signature does not match"))
     case _ where code.hasPrefix("E429") || status == 429:

@@ -39,7 +39,12 @@ struct FirestoreErrorTests {
       ),
       (
         400, FirestoreStub.error(400, "INVALID_ARGUMENT", "bad"), [:],
-        .server(status: 400, code: "INVALID_ARGUMENT", message: "bad")
+        .invalidInput(field: "fields", reason: "bad")
+      ),
+      (
+        400,
+        FirestoreStub.error(400, "INVALID_ARGUMENT", "Invalid value at 'fields.n' (doubleValue)"),
+        [:], .invalidInput(field: "fields.n", reason: "Invalid value at 'fields.n' (doubleValue)")
       ),
       (
         409, FirestoreStub.error(409, "ABORTED", "contention"), [:],

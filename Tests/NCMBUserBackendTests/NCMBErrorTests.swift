@@ -74,7 +74,7 @@ let errorRows: [ErrorRow] = [
     expected: server(403, "E403000", "Forbidden.")),
   ErrorRow(
     code: "E403001", status: 403, message: "No access with ACL.",
-    expected: server(403, "E403001", "No access with ACL.")),
+    expected: .permissionDenied),
   ErrorRow(
     code: "E403002", status: 403, message: "Unauthorized operations for signature.",
     expected: .misconfigured(
@@ -82,7 +82,7 @@ let errorRows: [ErrorRow] = [
       reason: "the server rejected the request signature (check the client key)")),
   ErrorRow(
     code: "E403003", status: 403, message: "Operation that are prohibited.",
-    expected: server(403, "E403003", "Operation that are prohibited.")),
+    expected: .permissionDenied),
   ErrorRow(
     code: "E403004", status: 403, message: "One-Time-Token expired.",
     expected: server(403, "E403004", "One-Time-Token expired.")),
@@ -94,7 +94,8 @@ let errorRows: [ErrorRow] = [
     expected: .unsupported(capability: .anonymousSignIn)),
   ErrorRow(
     code: "E403005", status: 403, message: "sessionToken must not be entered.",
-    expected: server(403, "E403005", "sessionToken must not be entered.")),
+    expected: .invalidInput(
+      field: "sessionToken", reason: "sessionToken must not be entered.")),
   ErrorRow(
     code: "E403006", status: 403, message: "Invalid GeoPoint value.",
     expected: server(403, "E403006", "Invalid GeoPoint value.")),

@@ -12,7 +12,8 @@ import UserBackendKit
 /// | 403 with reason `SERVICE_DISABLED` (the Cloud Firestore API is off for the project) | `misconfigured(setting: "projectID")` |
 /// | 404 "The database (default) does not exist …" | `misconfigured(setting: "projectID")` |
 /// | 429, `RESOURCE_EXHAUSTED` | `rateLimited(retryAfter:)` from `Retry-After` |
-/// | any other envelope (`INVALID_ARGUMENT`, `ABORTED`, 5xx …) | `server(status:code:message:)` |
+/// | 400 `INVALID_ARGUMENT` | `invalidInput` naming the field of `Invalid value at 'fields.x'`, else `fields` |
+/// | any other envelope (`ABORTED`, `FAILED_PRECONDITION`, 5xx …) | `server(status:code:message:)` |
 /// | no envelope: 429 / 5xx | `rateLimited` / `server` |
 /// | no envelope, any other status | `malformedResponse` |
 ///
@@ -55,6 +56,11 @@ enum FirestoreErrorMapping {
     if status == "PERMISSION_DENIED" {
       return UserBackendError(.permissionDenied, backendCode: code, message: message)
     }
+    if status == "INVALID_ARGUMENT" && response.status < 500 {
+      return UserBackendError(
+        .invalidInput(field: argumentField(message), reason: message), backendCode: code,
+        message: message)
+    }
     if status == "RESOURCE_EXHAUSTED" || response.status == 429 {
       return UserBackendError(
         .rateLimited(retryAfter: retryAfter), backendCode: code, message: message)
@@ -72,6 +78,16 @@ enum FirestoreErrorMapping {
     else { return false }
     if isMissingDatabase(body, status: response.status) { return false }
     return body.status.map { $0 == status } ?? (body.code == httpStatus)
+  }
+
+  /// The field an `INVALID_ARGUMENT` message names: the quoted path of `Invalid value at
+  /// 'fields.score' …`, else `"fields"` (the document).
+  static func argumentField(_ message: String) -> String {
+    guard let start = message.range(of: "Invalid value at '"),
+      let end = message[start.upperBound...].firstIndex(of: "'"),
+      start.upperBound < end
+    else { return "fields" }
+    return String(message[start.upperBound..<end])
   }
 
   private static func isServiceDisabled(_ body: FirestoreErrorEnvelope.Body) -> Bool {
