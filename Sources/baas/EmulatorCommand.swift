@@ -70,10 +70,9 @@ enum EmulatorCommand {
     run: { options, context in
       // IPv4 or IPv6: the adapters accept IPv6 literal settings ([::1]:9099) and the
       // default transport reaches them, so the printed exports work either way.
-      guard let address = EmulatorListenAddress(options.value("host") ?? "127.0.0.1") else {
-        throw UsageError(
-          "--host must be an IP address such as 127.0.0.1 or ::1, or localhost (other host "
-            + "names are not supported)", command: "emulator")
+      let hostText = options.value("host") ?? "127.0.0.1"
+      guard let address = EmulatorListenAddress(hostText) else {
+        throw UsageError(EmulatorListenAddress.refusal(hostText), command: "emulator")
       }
       let host = address.bindHost
       let portText = options.value("port") ?? "9099"
