@@ -21,13 +21,21 @@ public enum DocumentTimestamp {
   /// division) within 0001…9999; outside that range, where no backend can store a time,
   /// the nearest `Double` arithmetic gives (never an overflow trap, for any `Int64`).
   /// Values read from storage or the network go through ``checkedDate(microseconds:)``.
+  ///
+  /// The last microseconds of 9999, whose nearest `Date` is 10000-01-01T00:00:00Z, give
+  /// ``DocumentValidation/latestTimestamp`` (the last `Date` before 10000), so an instant
+  /// in range always gives a `Date` in range.
   public static func date(microseconds: Int64) -> Date {
     let (sinceReference, overflow) = microseconds.subtractingReportingOverflow(
       referenceOffset * 1_000_000)
     guard !overflow else {
       return Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
     }
-    return Date(timeIntervalSinceReferenceDate: Double(sinceReference) / 1_000_000)
+    let seconds = Double(sinceReference) / 1_000_000
+    if microseconds <= latestMicroseconds, seconds >= DocumentValidation.endReferenceSeconds {
+      return DocumentValidation.latestTimestamp
+    }
+    return Date(timeIntervalSinceReferenceDate: seconds)
   }
 
   /// The instant `microseconds` after 1970-01-01T00:00:00Z, or `nil` when it lies outside
@@ -48,13 +56,17 @@ public enum DocumentTimestamp {
     guard seconds >= Double(earliestMicroseconds / 1_000_000),
       seconds < Double(latestMicroseconds / 1_000_000 + 1)
     else { return nil }
-    return Date(timeIntervalSince1970: seconds)
+    // The last instants of 9999 round to 10000-01-01 as a `Date`: keep them in range.
+    let date = Date(timeIntervalSince1970: seconds)
+    return DocumentValidation.isInRange(date) ? date : DocumentValidation.latestTimestamp
   }
 
   /// Microseconds since 1970-01-01T00:00:00Z, rounded to the nearest; `nil` for a date
   /// outside ``DocumentValidation/earliestTimestamp``…``DocumentValidation/latestTimestamp``.
+  /// ``DocumentValidation/latestTimestamp`` is 9999-12-31T23:59:59.999999Z.
   public static func microseconds(of date: Date) -> Int64? {
     guard DocumentValidation.isInRange(date) else { return nil }
+    if date == DocumentValidation.latestTimestamp { return latestMicroseconds }
     let sinceReference = (date.timeIntervalSinceReferenceDate * 1_000_000).rounded()
     let micros = Int64(sinceReference) + referenceOffset * 1_000_000
     return min(max(micros, earliestMicroseconds), latestMicroseconds)

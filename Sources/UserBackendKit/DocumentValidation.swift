@@ -23,8 +23,18 @@ public enum DocumentValidation {
   public static let maximumDepth = 20
   /// The earliest timestamp: 0001-01-01T00:00:00Z.
   public static let earliestTimestamp = Date(timeIntervalSince1970: -62_135_596_800)
-  /// The latest timestamp: 9999-12-31T23:59:59.999999Z.
-  public static let latestTimestamp = Date(timeIntervalSince1970: 253_402_300_799.999_999)
+  /// The latest timestamp, standing for 9999-12-31T23:59:59.999999Z: the last `Date` before
+  /// 10000-01-01T00:00:00Z. A `Date` is a `Double` of seconds since 2001, 2^-15 s (about
+  /// 31 µs) apart in year 9999, so the `Date` nearest to 23:59:59.999999 is 10000-01-01
+  /// itself; this one is the `Date` the last microseconds of 9999 read as
+  /// (``DocumentTimestamp/date(microseconds:)``), and it converts back to
+  /// 9999-12-31T23:59:59.999999Z.
+  public static let latestTimestamp = Date(
+    timeIntervalSinceReferenceDate: endReferenceSeconds.nextDown)
+
+  /// 10000-01-01T00:00:00Z in seconds since 2001 (exact as a `Double`): the first instant
+  /// out of range.
+  static let endReferenceSeconds: Double = 252_423_993_600
 
   /// Checks the fields of a create (``UserDocumentStore/createDocument(userID:fields:)``).
   ///
@@ -144,12 +154,14 @@ public enum DocumentValidation {
     }
   }
 
-  /// Whether `date` is within ``earliestTimestamp``…``latestTimestamp`` (compared as
-  /// numbers: `Date`'s `>=` is `!(<)`, which a NaN date passes).
+  /// Whether `date` is within ``earliestTimestamp``…``latestTimestamp``: at or after
+  /// 0001-01-01T00:00:00Z and strictly before 10000-01-01T00:00:00Z (compared as numbers:
+  /// `Date`'s `>=` is `!(<)`, which a NaN date passes). The upper bound is the exact first
+  /// instant of 10000, not 9999-12-31T23:59:59.999999Z as a `Date`, which rounds to it.
   static func isInRange(_ date: Date) -> Bool {
     let seconds = date.timeIntervalSinceReferenceDate
     return seconds >= earliestTimestamp.timeIntervalSinceReferenceDate
-      && seconds <= latestTimestamp.timeIntervalSinceReferenceDate
+      && seconds < endReferenceSeconds
   }
 
   private static func invalid(_ field: String, _ reason: String) -> UserBackendError {
