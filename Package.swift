@@ -240,7 +240,7 @@ let package = Package(
       name: "FirebaseTokenVerificationTests",
       dependencies: ["FirebaseTokenVerification", "BackendHTTP", "UserBackendKit"]
     ),
-    .testTarget(name: "BaasCLITests", dependencies: ["baas", "BaasBench"]),
+    .testTarget(name: "BaasCLITests", dependencies: ["baas", "BaasBench", "AccountDatabase"]),
     // The layout and the dependency rules of docs/ARCHITECTURE.md.
     .testTarget(name: "ArchitectureTests"),
   ],

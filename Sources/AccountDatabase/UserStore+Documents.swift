@@ -131,7 +131,7 @@ extension UserStore {
     } catch let error as UserBackendError {
       throw error
     } catch {
-      throw Self.storeError(error)
+      throw reported(Self.storeError(error))
     }
   }
 
@@ -190,6 +190,12 @@ extension UserStore {
   }
 
   private static func readDocument(_ userID: String, _ db: Database) throws -> StoredDocument? {
+    try namingRow("documents.user_id", userID) { try readDocumentRow(userID, db) }
+  }
+
+  private static func readDocumentRow(_ userID: String, _ db: Database) throws
+    -> StoredDocument?
+  {
     let row = try db.first(
       "SELECT fields, create_time, update_time FROM documents WHERE user_id = ?",
       [.text(userID)]

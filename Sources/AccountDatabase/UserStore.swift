@@ -27,6 +27,10 @@ public final class UserStore: Sendable {
   public let clock: any AuthClock
   /// The source of account IDs, phone verification IDs and SMS codes.
   public let randomness: UserStoreRandomness
+  /// The database path given to ``init(path:passwordHashIterations:phoneCodeLifetime:clock:randomness:)``.
+  public let path: String
+  /// Where reads that find damaged data are reported (``reportDamage(to:)``).
+  let damageHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
 
   /// Opens (creating when missing) the store.
   ///
@@ -66,6 +70,7 @@ public final class UserStore: Sendable {
     self.phoneCodeLifetime = phoneCodeLifetime
     self.clock = clock
     self.randomness = randomness
+    self.path = path
   }
 
   // MARK: - Users
@@ -264,7 +269,7 @@ public final class UserStore: Sendable {
     do {
       return try database.withLock { db in try body(db) }
     } catch {
-      throw Self.storeError(error)
+      throw reported(Self.storeError(error))
     }
   }
 
@@ -296,17 +301,23 @@ public final class UserStore: Sendable {
           last_sign_in_at FROM users WHERE \(condition)
         """, values
       ) { row in
-        try UserRecord(
-          id: row.text(0) ?? "", email: row.text(1), username: row.text(2),
-          phoneNumber: row.text(3), displayName: row.text(4),
-          providers: row.text(5).map { [$0] } ?? [], isAnonymous: row.integer(6) != 0,
-          disabled: row.integer(7) != 0, createdAt: row.date(8, "users.created_at"),
-          updatedAt: row.date(9, "users.updated_at"),
-          validSince: row.date(10, "users.valid_since"), emailVerified: row.integer(11) != 0,
-          photoURL: row.text(12),
-          lastSignInAt: row.isNull(13) ? nil : row.date(13, "users.last_sign_in_at"))
+        try Self.namingRow("users.id", row.text(0)) {
+          try Self.userRecord(row)
+        }
       }
     }
+  }
+
+  private static func userRecord(_ row: Row) throws -> UserRecord {
+    try UserRecord(
+      id: row.text(0) ?? "", email: row.text(1), username: row.text(2),
+      phoneNumber: row.text(3), displayName: row.text(4),
+      providers: row.text(5).map { [$0] } ?? [], isAnonymous: row.integer(6) != 0,
+      disabled: row.integer(7) != 0, createdAt: row.date(8, "users.created_at"),
+      updatedAt: row.date(9, "users.updated_at"),
+      validSince: row.date(10, "users.valid_since"), emailVerified: row.integer(11) != 0,
+      photoURL: row.text(12),
+      lastSignInAt: row.isNull(13) ? nil : row.date(13, "users.last_sign_in_at"))
   }
 
   static func storeError(_ error: any Error) -> UserStoreError {

@@ -114,6 +114,8 @@ enum EmulatorCommand {
         Console.error("baas emulator: cannot open the data file \(dataPath): \(problem)")
         return .usage
       }
+      // A read that finds damaged data answers 500; the operator learns here where it is.
+      store.reportDamage { line in Console.error("baas emulator: \(line)") }
       if !address.isLoopback {
         Console.error(
           "baas emulator: warning: listening on \(host), not loopback: the emulator accepts "

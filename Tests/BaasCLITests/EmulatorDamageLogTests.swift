@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import AccountDatabase
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `baas emulator --data FILE` with a damaged row answers 500 for the requests that read
+/// it and says on standard error where the damage is: the file, `table.column` and the
+/// row's user ID, never the stored value.
+@Suite(
+  "baas emulator: damaged --data is logged with file, table.column and row", .timeLimit(.minutes(3))
+)
+struct EmulatorDamageLogTests {
+  @Test("a sign-in that reads a damaged users row logs the damage on standard error")
+  func damagedUserRow() async throws {
+    var baas = try Baas()
+    defer { baas.cleanUp() }
+    let file = baas.home.appendingPathComponent("users.sqlite").path
+    let account = uniqueAccount()
+    let uid: String
+    do {
+      let store = try UserStore(path: file, passwordHashIterations: 1)
+      uid = try store.createUser(NewUser(email: account.email, password: account.password)).id
+      _ = try store.locked { db in
+        try db.run(
+          "UPDATE users SET created_at = 'not-a-time-4711' WHERE id = ?", [.text(uid)])
+      }
+    }
+    let emulator = try await RunningEmulator.start(in: baas.home, arguments: ["--data", file])
+    var stopped = false
+    defer {
+      if !stopped { kill(emulator.process.processIdentifier, SIGKILL) }
+    }
+    baas.environment = [
+      "BAAS_BACKEND": "firebase", "FIREBASE_API_KEY": "test-api-key",
+      "FIREBASE_PROJECT_ID": "demo-project",
+      "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(emulator.port)",
+    ]
+    let signIn = try await baas.run(
+      ["signin", "--email", account.email], environment: ["BAAS_PASSWORD": account.password])
+    #expect(signIn.status == 1, "\(signIn.allOutput)")
+    let result = await emulator.stop()
+    stopped = true
+    let log = result.standardError
+    let line = log.split(separator: "\n").first { $0.contains("users.created_at") }
+    #expect(line != nil, "\(log)")
+    #expect(line?.contains(file) == true, "\(log)")
+    #expect(line?.contains(uid) == true, "\(log)")
+    #expect(!log.contains("not-a-time-4711"), "\(log)")
+    #expect(!log.contains(account.password), "\(log)")
+  }
+}
