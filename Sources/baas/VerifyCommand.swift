@@ -75,11 +75,18 @@ enum VerifyCommand {
       progress = { result in Console.error(TerminalText.safe(progressLine(result))) }
     }
     let report = await runner.run(progress: progress)
-    let rendered = report.render(format)
+    var rendered = report.render(format)
+    // The text summary (`N passed, N failed, N skipped`) is printed last, after the
+    // documentation checks, which also go to standard output in text: the last line of the
+    // run is its outcome.
+    let closing = "\n" + report.summary + "\n"
+    let summaryLast = format == .text && rendered.hasSuffix(closing)
+    if summaryLast { rendered = String(rendered.dropLast(closing.count + 1)) }
     // Text and Markdown quote servers' messages for people; JSON and JUnit escape them.
     Console.out(
       format == .text || format == .markdown
         ? TerminalText.safe(rendered, keepingNewlines: true) : rendered)
+    defer { if summaryLast { Console.out("\n" + report.summary) } }
     let violations: [String]
     do {
       violations = try SkipMatrix.load(contractsDirectory: contractsDirectory).violations(report)
