@@ -33,6 +33,17 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   /// then Firestore requests go to ``emulatorHost`` when that is set (`baas emulator`
   /// serves Auth and Firestore on one port), else to production. See
   /// ``FirebaseUserBackend/userDocuments``.
+  ///
+  /// With production Auth (``emulatorHost`` `nil`) the Firestore requests carry the
+  /// production ID token, and the emulator is reached over plain HTTP: anyone on the path
+  /// can read the token and use it against the real project until it expires (an hour).
+  /// That is allowed only to a loopback or private-network host (127.0.0.0/8, `::1`,
+  /// 10/8, 172.16/12, 192.168/16, link-local, `fc00::/7`, a name without a dot or under
+  /// `.internal`, `.local`, `.lan`, `.home.arpa`: the rule of a plain-HTTP NCMB base URL);
+  /// a public host is `.misconfigured(setting: "firestoreEmulatorHost")` when the backend
+  /// is made, since no local emulator lives there. Point ``emulatorHost`` at the Auth
+  /// emulator too to keep production tokens out of it (`baas` warns on standard error
+  /// when this combination is used).
   public var firestoreEmulatorHost: String?
 
   /// A configuration.

@@ -221,11 +221,21 @@ extension BackendConfiguration {
       if let host = firebase.firestoreEmulatorHost {
         let setting = Self.settingName(
           ConfigurationVariable.firestoreEmulatorHost, "firebase.firestoreEmulatorHost")
+        let parsed: (host: String, port: Int)
         do {
-          _ = try Self.parseHostPort(host)
+          parsed = try Self.parseHostPort(host)
         } catch var error as BackendConfigurationError {
           error.setting = setting
           throw error
+        }
+        // Production Auth sends its ID tokens there in plain HTTP: only to a local emulator.
+        if firebase.emulatorHost == nil, !URLLoaderSupport.isPrivateNetwork(host: parsed.host) {
+          throw BackendConfigurationError(
+            .invalidSetting, setting: setting,
+            reason: "is a public host, and without \(ConfigurationVariable.firebaseEmulatorHost) "
+              + "the production ID token would go to it in plain HTTP; use a loopback or "
+              + "private-network Firestore emulator, or set "
+              + "\(ConfigurationVariable.firebaseEmulatorHost) too")
         }
       }
     case .ncmb:

@@ -105,9 +105,7 @@ enum AccountCommands {
             // opened, so a read-only BAAS_HOME works.
             user = try await UserBackends.storedSession(for: configuration)?.user
           } else {
-            user = try await UserBackends.make(
-              from: configuration, transport: context.transport
-            ).currentUser()
+            user = try await context.make(configuration).currentUser()
           }
           guard let user else { throw UserBackendError(.notSignedIn) }
           return user
@@ -143,7 +141,7 @@ enum AccountCommands {
           Console.out(session.bearerToken)
           return .success
         }
-        let backend = try UserBackends.make(from: configuration, transport: context.transport)
+        let backend = try context.make(configuration)
         // A backend without token refresh (NCMB) would hand back the same token.
         if refresh && !backend.capabilities.contains(.tokenRefresh) {
           throw UserBackendError(.unsupported(capability: .tokenRefresh))
@@ -278,7 +276,7 @@ extension Context {
   /// The backend the configuration selects.
   /// - Throws: `BackendConfigurationError` or the backend's initialisation error.
   func makeBackend() throws -> any UserBackend {
-    try UserBackends.make(from: configuration(), transport: transport)
+    try make(configuration())
   }
 
   /// The backend, for a command that stores a new session: the state directory is checked

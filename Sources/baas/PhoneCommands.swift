@@ -38,7 +38,7 @@ enum PhoneCommands {
       let proof = try appVerification(options, context: context)
       do {
         let configuration = try context.configuration()
-        let backend = try UserBackends.make(from: configuration, transport: context.transport)
+        let backend = try context.make(configuration)
         let verificationID = try await backend.startPhoneVerification(
           phoneNumber: phoneNumber, appVerification: proof)
         // The number the backend used (trimmed E.164), not the argument as typed.
@@ -115,7 +115,7 @@ enum PhoneCommands {
         {
           let configuration = try context.configuration()
           try UserBackends.checkStateDirectoryWritable(for: configuration)
-          let backend = try UserBackends.make(from: configuration, transport: context.transport)
+          let backend = try context.make(configuration)
           var verificationID = options.value("verification-id")
           if verificationID == nil {
             verificationID = try await UserBackends.sessionStore(for: configuration).load()

@@ -1,3 +1,4 @@
+import BackendHTTP
 import Foundation
 import UserBackendKit
 
@@ -69,6 +70,13 @@ extension FirebaseConfiguration {
   /// - Throws: ``UserBackendError`` `.misconfigured(setting: "firestoreEmulatorHost")` for a
   ///   host that is not `host:port` (`[::1]:8080` for IPv6), and the errors of
   ///   ``resolvedEndpoints()`` for `projectID`.
+  /// Why a public Firestore emulator host is refused with production Auth.
+  static func productionTokenToPublicHost(_ host: String) -> String {
+    "with production Auth (no Auth emulator host), the production ID token would go in "
+      + "plain HTTP to \(host), which is not a loopback or private-network host; use a local "
+      + "Firestore emulator, or set the Auth emulator host too"
+  }
+
   func resolvedFirestore() throws(UserBackendError) -> FirestoreLocation? {
     guard let projectID else { return nil }
     if let problem = FirebaseProjectID.problem(with: projectID) {
@@ -76,8 +84,16 @@ extension FirebaseConfiguration {
     }
     var root = Self.firestoreProductionRoot
     if let firestoreEmulatorHost {
-      do {
-        root = try EmulatorAddress(parsing: firestoreEmulatorHost).baseURL
+      do throws(UserBackendError) {
+        let address = try EmulatorAddress(parsing: firestoreEmulatorHost)
+        // Production Auth: the production ID token goes to this host in plain HTTP.
+        if emulatorHost == nil, !URLLoaderSupport.isPrivateNetwork(host: address.address.host) {
+          throw UserBackendError(
+            .misconfigured(
+              setting: "emulatorHost",
+              reason: Self.productionTokenToPublicHost(address.address.host)))
+        }
+        root = address.baseURL
       } catch {
         var renamed = error
         if case .misconfigured(_, let reason) = error.code {
