@@ -1,4 +1,5 @@
 import BackendEmulator
+import BackendHTTP
 import Foundation
 import Testing
 import UserBackendKit
@@ -75,5 +76,79 @@ struct TimestampYear10000Tests {
     #expect(readLast < Self.year10000)
     #expect(DocumentTimestamp.rfc3339(readLast)?.hasPrefix("9999-12-31T23:59:59.999") == true)
     #expect(readFirst == Self.firstInstant)
+  }
+
+  /// One request to `emulator` in process; the answer's JSON object.
+  private func call(_ emulator: BackendEmulator, _ request: HTTPRequest) async throws -> (
+    Int, [String: Any]
+  ) {
+    let response = try await EmulatorTransport(emulator).send(request)
+    let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+    return (response.status, json ?? [:])
+  }
+
+  @Test("the emulator's wire texts: both ends are stored, year 10000 (after its offset) is not")
+  func wireEnds() async throws {
+    let store = try makeStore()
+    let emulator = BackendEmulator(store: store)
+    let firebase = FirebaseRequests(base: "http://127.0.0.1:9099")
+    let (_, signedUp) = try await call(
+      emulator,
+      firebase.accounts(
+        "signUp", ["email": "w@example.com", "password": "secret1", "returnSecureToken": true]))
+    let uid = try #require(signedUp["localId"] as? String)
+    let token = try #require(signedUp["idToken"] as? String)
+    let root = "http://127.0.0.1:9099/v1/projects/demo-project/databases/(default)/documents"
+    func firestore(_ method: HTTPMethod, _ path: String, _ body: [String: Any]?) -> HTTPRequest {
+      HTTPRequest(
+        method: method, url: URL(string: root + path)!,
+        headerFields: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
+        body: body.map(jsonData) ?? Data())
+    }
+    // Firestore timestampValue.
+    let late = ["timestampValue": "9999-12-31T23:00:00-01:00"]
+    let (refused, _) = try await call(
+      emulator, firestore(.post, "/users?documentId=\(uid)", ["fields": ["t": late]]))
+    #expect(refused == 400)
+    let ends: [String: Any] = [
+      "last": ["timestampValue": "9999-12-31T23:59:59.999999Z"],
+      "first": ["timestampValue": "0001-01-01T00:00:00Z"],
+    ]
+    let (created, _) = try await call(
+      emulator, firestore(.post, "/users?documentId=\(uid)", ["fields": ends]))
+    #expect(created == 200)
+    let (_, read) = try await call(emulator, firestore(.get, "/users/\(uid)", nil))
+    let fields = read["fields"] as? [String: Any]
+    #expect(
+      (fields?["last"] as? [String: Any])?["timestampValue"] as? String
+        == "9999-12-31T23:59:59.999999Z")
+    #expect(
+      (fields?["first"] as? [String: Any])?["timestampValue"] as? String
+        == "0001-01-01T00:00:00.000000Z")
+    // NCMB {"__type":"Date"} on the same account's user object.
+    let ncmb = NCMBRequests()
+    let (_, login) = try await call(
+      emulator,
+      ncmb.request(
+        .post, "/2013-09-01/login", body: ["userName": "w@example.com", "password": "secret1"]))
+    let session = try #require(login["sessionToken"] as? String)
+    let date = { (iso: String) -> [String: Any] in ["__type": "Date", "iso": iso] }
+    let (late10000, _) = try await call(
+      emulator,
+      ncmb.request(
+        .put, "/2013-09-01/users/\(uid)", body: ["d": date("9999-12-31T23:59:59.999-01:00")],
+        sessionToken: session))
+    #expect(late10000 == 400)
+    let (updated, _) = try await call(
+      emulator,
+      ncmb.request(
+        .put, "/2013-09-01/users/\(uid)",
+        body: ["d": date("9999-12-31T23:59:59.999Z"), "e": date("0001-01-01T00:00:00.000Z")],
+        sessionToken: session))
+    #expect(updated == 200)
+    let (_, object) = try await call(
+      emulator, ncmb.request(.get, "/2013-09-01/users/\(uid)", sessionToken: session))
+    #expect((object["d"] as? [String: Any])?["iso"] as? String == "9999-12-31T23:59:59.999Z")
+    #expect((object["e"] as? [String: Any])?["iso"] as? String == "0001-01-01T00:00:00.000Z")
   }
 }
