@@ -139,6 +139,11 @@ extension NCMBHandler {
       return .map(fields)
     case let number as NSNumber:
       if isBoolean(number) { return .bool(number.boolValue) }
+      // JSONSerialization reads -9223372036854775808 (Int64.min) as an NSDecimalNumber,
+      // whose Objective-C type is `d`: an integer written without fraction stays one.
+      if let decimal = number as? NSDecimalNumber, let integer = Int64(decimal.stringValue) {
+        return .integer(integer)
+      }
       if String(cString: number.objCType) != "d", let integer = Int64(exactly: number) {
         return .integer(integer)
       }
