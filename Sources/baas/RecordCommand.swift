@@ -71,8 +71,10 @@ enum RecordingCommands {
       (harness, cassetteURL, maxConcurrentRuns) = (recorder, recorder.cassetteURL, 4)
     } else {
       do {
+        let configuration = try context.configuration()
+        FirestoreTokenWarning.warnOnce(configuration)
         let recorder = try RecordingHarness(
-          configuration: try context.configuration(), outputDirectory: outputDirectory)
+          configuration: configuration, outputDirectory: outputDirectory)
         (harness, cassetteURL) = (recorder, recorder.cassetteURL)
       } catch {
         return reportFailure(error, json: false, backend: backend)

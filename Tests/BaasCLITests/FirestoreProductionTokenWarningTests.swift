@@ -27,6 +27,25 @@ struct FirestoreProductionTokenWarningTests {
     #expect(warnings.first?.contains("plain HTTP") == true, "\(result.allOutput)")
   }
 
+  @Test("baas record against production warns the same way, before any request")
+  func recordWarns() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    var environment = Self.production
+    environment["FIRESTORE_EMULATOR_HOST"] = "10.0.0.5:8080"
+    let result = try await baas.run(
+      [
+        "record", "--backend", "firebase", "--contracts",
+        repositoryRoot.appendingPathComponent("Contracts").path, "--out",
+        baas.home.appendingPathComponent("out").path, "--only", "no-such-contract",
+      ], environment: environment)
+    #expect(result.status == 2, "\(result.allOutput)")
+    let warnings = result.standardError.split(separator: "\n").filter {
+      $0.contains("warning") && $0.contains("FIRESTORE_EMULATOR_HOST")
+    }
+    #expect(warnings.count == 1, "\(result.allOutput)")
+  }
+
   @Test("with the Auth emulator too: no warning")
   func quietWithAuthEmulator() async throws {
     let baas = try Baas()
