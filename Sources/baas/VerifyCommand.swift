@@ -54,6 +54,10 @@ enum VerifyCommand {
         throw UsageError(error.description, command: "verify")
       }
     }
+    // firebase-live against production Auth with FIRESTORE_EMULATOR_HOST: say so once.
+    for case let live as LiveHarness in harnesses {
+      FirestoreTokenWarning.warnOnce(live.configuration)
+    }
     let replaying = harnesses.map(\.name).filter { $0.hasSuffix("-replay") }
     if !replaying.isEmpty && !ProjectDirectories.isDirectory(recordings) {
       throw UsageError(

@@ -46,6 +46,24 @@ struct FirestoreProductionTokenWarningTests {
     #expect(warnings.count == 1, "\(result.allOutput)")
   }
 
+  @Test("baas verify --backends firebase-live warns the same way")
+  func verifyWarns() async throws {
+    let baas = try Baas()
+    defer { baas.cleanUp() }
+    let contracts = baas.home.appendingPathComponent("contracts", isDirectory: true)
+    try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+    var environment = Self.production
+    environment["FIRESTORE_EMULATOR_HOST"] = "10.0.0.5:8080"
+    // No contract: nothing is sent.
+    let result = try await baas.run(
+      ["verify", "--backends", "firebase-live", "--contracts", contracts.path],
+      environment: environment)
+    let warnings = result.standardError.split(separator: "\n").filter {
+      $0.contains("warning") && $0.contains("FIRESTORE_EMULATOR_HOST")
+    }
+    #expect(warnings.count == 1, "\(result.allOutput)")
+  }
+
   @Test("with the Auth emulator too: no warning")
   func quietWithAuthEmulator() async throws {
     let baas = try Baas()
