@@ -178,10 +178,13 @@ public final class UserStore: Sendable {
     // one sign-in run PBKDF2 for hours (2e9 rounds) or trap converting it for OpenSSL.
     guard stored.iterations <= Self.maximumStoredIterations else {
       burnPasswordHash(password)
-      throw UserStoreError.database(
-        message: "the stored password hash of this account has \(stored.iterations) "
-          + "iterations, more than the \(Self.maximumStoredIterations) accepted: the "
-          + "database was altered or is corrupt")
+      // Named by table.column and account, not by the stored number (a damage report
+      // names where, never what).
+      throw reported(
+        UserStoreError.database(
+          message: "the stored iteration count in users.password_iterations is more than "
+            + "the \(Self.maximumStoredIterations) accepted: the database was altered or is "
+            + "corrupt (users.id \(userID))"))
     }
     guard let hash = stored.hash, let salt = stored.salt, stored.iterations > 0 else {
       burnPasswordHash(password)
