@@ -26,12 +26,14 @@ enum DocumentFieldCoding {
         .mapValues(\.value)
     } catch let error as TimeOutOfRange {
       throw UserStoreError.database(
-        message: "the stored document's field \"\(error.field)\" holds a timestamp outside "
+        message: "the stored document's field \"\(error.field)\" in documents.fields holds a "
+          + "timestamp outside "
           + "0001-01-01…9999-12-31: the database file was altered or is corrupt; delete the "
           + "document or replace the database")
     } catch {
       throw UserStoreError.database(
-        message: "a stored document's fields are not in the documents table's encoding")
+        message: "a stored document's fields in documents.fields are not in the documents "
+          + "table's encoding: the database file was altered or is corrupt")
     }
   }
 
