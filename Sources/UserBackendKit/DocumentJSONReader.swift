@@ -54,17 +54,25 @@ package enum DocumentJSONReader {
     var index = 0
 
     mutating func skipSpace() {
-      while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+      while index < bytes.count {
+        switch bytes[index] {
+        case 0x20, 0x09, 0x0A, 0x0D: index += 1
+        default: return
+        }
+      }
     }
 
     func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    mutating func literal(_ word: String) throws(Failure) {
-      let expected = Array(word.utf8)
-      guard bytes.count - index >= expected.count,
-        Array(bytes[index..<(index + expected.count)]) == expected
-      else { throw .notJSON }
-      index += expected.count
+    mutating func literal(_ word: StaticString) throws(Failure) {
+      let count = word.utf8CodeUnitCount
+      guard bytes.count - index >= count else { throw .notJSON }
+      let start = index
+      let matches = word.withUTF8Buffer { expected in
+        expected.indices.allSatisfy { bytes[start + $0] == expected[$0] }
+      }
+      guard matches else { throw .notJSON }
+      index += count
     }
 
     mutating func value(depth: Int) throws(Failure) -> DocumentValue {
@@ -106,10 +114,9 @@ package enum DocumentJSONReader {
         index += 1
         skipSpace()
         let value = try self.value(depth: depth)
-        guard fields[key] == nil else {
+        guard fields.updateValue(value, forKey: key) == nil else {
           throw .unusable("the key \"\(key)\" appears twice in an object")
         }
-        fields[key] = value
         skipSpace()
         switch peek() {
         case UInt8(ascii: ","): index += 1
@@ -146,40 +153,58 @@ package enum DocumentJSONReader {
       }
     }
 
-    /// A string starting at the opening quote.
+    /// A string starting at the opening quote. A string without escapes (every member
+    /// name and nearly every value of a token or a field) is validated and made in one
+    /// step from its bytes; one with escapes is rebuilt as UTF-8 bytes and validated once
+    /// at the end. Both refuse invalid UTF-8 and control characters alike: an escape
+    /// always writes a whole character, so it can neither complete nor hide a broken
+    /// sequence next to it.
     mutating func string() throws(Failure) -> String {
       index += 1
-      var scalars = String.UnicodeScalarView()
-      var run: [UInt8] = []
-      func flush() throws(Failure) {
-        guard let text = String(validating: run, as: UTF8.self) else { throw .notJSON }
-        scalars.append(contentsOf: text.unicodeScalars)
-        run = []
+      let start = index
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+          guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+            throw .notJSON
+          }
+          index += 1
+          return text
+        case UInt8(ascii: "\\"): return try escapedString(from: start)
+        case 0x00..<0x20: throw .notJSON
+        default: index += 1
+        }
       }
+      throw .notJSON
+    }
+
+    /// The rest of a string with escapes: `start` is its first byte, ``index`` the first
+    /// backslash.
+    mutating func escapedString(from start: Int) throws(Failure) -> String {
+      var text = Array(bytes[start..<index])
       while let byte = peek() {
         index += 1
         switch byte {
         case UInt8(ascii: "\""):
-          try flush()
-          return String(scalars)
+          guard let string = String(validating: text, as: UTF8.self) else { throw .notJSON }
+          return string
         case UInt8(ascii: "\\"):
-          try flush()
           guard let escape = peek() else { throw .notJSON }
           index += 1
           switch escape {
-          case UInt8(ascii: "\""): scalars.append("\"")
-          case UInt8(ascii: "\\"): scalars.append("\\")
-          case UInt8(ascii: "/"): scalars.append("/")
-          case UInt8(ascii: "b"): scalars.append("\u{08}")
-          case UInt8(ascii: "f"): scalars.append("\u{0C}")
-          case UInt8(ascii: "n"): scalars.append("\n")
-          case UInt8(ascii: "r"): scalars.append("\r")
-          case UInt8(ascii: "t"): scalars.append("\t")
-          case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+          case UInt8(ascii: "b"): text.append(0x08)
+          case UInt8(ascii: "f"): text.append(0x0C)
+          case UInt8(ascii: "n"): text.append(0x0A)
+          case UInt8(ascii: "r"): text.append(0x0D)
+          case UInt8(ascii: "t"): text.append(0x09)
+          case UInt8(ascii: "u"):
+            let scalar = try unicodeEscape()
+            text.append(contentsOf: scalar.utf8)
           default: throw .notJSON
           }
         case 0x00..<0x20: throw .notJSON
-        default: run.append(byte)
+        default: text.append(byte)
         }
       }
       throw .notJSON
@@ -249,8 +274,8 @@ package enum DocumentJSONReader {
         guard digits() > 0 else { throw .notJSON }
         integral = false
       }
+      if integral, let integer = Self.integer(bytes[start..<index]) { return .integer(integer) }
       let text = String(decoding: bytes[start..<index], as: UTF8.self)
-      if integral, let integer = Int64(text) { return .integer(integer) }
       guard let double = Double(text), double.isFinite else {
         throw .unusable("the number \(text) is out of range (larger than a double can hold)")
       }
@@ -266,6 +291,25 @@ package enum DocumentJSONReader {
           "the number \(text) is out of range (too small: a double would hold it as 0)")
       }
       return .double(double)
+    }
+
+    /// The value of an optional minus and decimal digits (already checked), or `nil` when
+    /// it does not fit in 64 bits.
+    static func integer(_ text: ArraySlice<UInt8>) -> Int64? {
+      var digits = text[...]
+      let negative = digits.first == UInt8(ascii: "-")
+      if negative { digits = digits.dropFirst() }
+      var value: Int64 = 0
+      for byte in digits {
+        // Accumulated as a negative number: Int64.min has no positive counterpart.
+        let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+        let (next, underflowed) = shifted.subtractingReportingOverflow(
+          Int64(byte - UInt8(ascii: "0")))
+        guard !overflowed, !underflowed else { return nil }
+        value = next
+      }
+      if negative { return value }
+      return value == .min ? nil : -value
     }
   }
 }

@@ -87,7 +87,8 @@ package struct JSONWebToken: Sendable, Hashable {
     case wrongSegmentCount(Int)
     /// A segment is not base64url.
     case badEncoding(segment: String)
-    /// The header or payload is not a JSON object.
+    /// The header or payload is not one JSON object as the strict reader reads it
+    /// (``DocumentJSONReader``: UTF-8 without a byte order mark, no member name twice).
     case notJSONObject(segment: String)
   }
 
@@ -117,32 +118,38 @@ package struct JSONWebToken: Sendable, Hashable {
     token.utf8.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
   }
 
-  /// Decodes the payload of `token` as `Claims` with `JSONDecoder`, without reading the
-  /// header or checking the signature: for a client that only reads its own ID token's
-  /// claims, and faster than ``init(parsing:)`` with its untyped claim tables.
+  /// The claims of `token` (its payload) as JSON values, without reading the header or
+  /// checking the signature: for a client that only reads its own ID token's claims.
   ///
-  /// A claim name that appears twice reads as its first value (`JSONDecoder` keeps the
-  /// first), where RFC 7519 §4 asks for the last or a refusal and ``init(parsing:)`` and
-  /// the server-side verifier take the last. Use this only to read a token you will not
-  /// base a decision on (a client reading its own server-issued token to fill gaps);
-  /// anything that decides access goes through the verifier.
+  /// Read by the strict reader that ``init(parsing:)`` and the server-side verifier use
+  /// (``DocumentJSONReader``), so one token has one reading everywhere: a claim name given
+  /// twice, invalid UTF-8, a byte order mark or any text that is not JSON is refused, never
+  /// read as its first or last value. Integers are `.integer`, other numbers `.double`.
   ///
-  /// - Throws: ``ParseError`` when `token` is not three segments or the payload is not
-  ///   base64url; the decoder's `DecodingError` when the payload does not decode as
-  ///   `Claims`.
-  package static func decodeClaims<Claims: Decodable>(
-    _ type: Claims.Type, of token: String
-  ) throws -> Claims {
+  /// - Throws: ``ParseError``: `wrongSegmentCount` when `token` is not three segments,
+  ///   `badEncoding` when the payload is not canonical base64url, `notJSONObject` when it
+  ///   is not one JSON object the strict reader reads.
+  package static func claims(of token: String) throws -> [String: DocumentValue] {
     guard let parts = segments(of: token) else {
       throw ParseError.wrongSegmentCount(segmentCount(token))
     }
     guard let payload = Base64URL.decode(parts[1]) else {
       throw ParseError.badEncoding(segment: "payload")
     }
-    return try JSONDecoder().decode(Claims.self, from: payload)
+    guard let claims = object(payload) else { throw ParseError.notJSONObject(segment: "payload") }
+    return claims
   }
 
-  /// Splits and decodes `token`.
+  /// The members of `json` when it is one JSON object the strict reader reads.
+  private static func object(_ json: Data) -> [String: DocumentValue]? {
+    guard case .value(.map(let members)) = DocumentJSONReader.read(utf8: Array(json)) else {
+      return nil
+    }
+    return members
+  }
+
+  /// Splits and decodes `token`; the header and the claims are read as ``claims(of:)``
+  /// reads them (strictly: a member name given twice is refused).
   /// - Throws: ``ParseError``.
   package init(parsing token: String) throws {
     guard let parts = Self.segments(of: token) else {
@@ -154,11 +161,8 @@ package struct JSONWebToken: Sendable, Hashable {
     guard let payload = Base64URL.decode(parts[1]) else {
       throw ParseError.badEncoding(segment: "payload")
     }
-    guard (try? JSONSerialization.jsonObject(with: header)) is [String: Any] else {
-      throw ParseError.notJSONObject(segment: "header")
-    }
-    guard let claims = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any]
-    else {
+    guard Self.object(header) != nil else { throw ParseError.notJSONObject(segment: "header") }
+    guard let claims = Self.object(payload) else {
       throw ParseError.notJSONObject(segment: "payload")
     }
     self.header = header
@@ -168,12 +172,15 @@ package struct JSONWebToken: Sendable, Hashable {
     var numbers: [String: Double] = [:]
     var nested: [String: [String: String]] = [:]
     for (name, value) in claims {
-      if let text = value as? String {
-        strings[name] = text
-      } else if let number = value as? NSNumber {
-        numbers[name] = number.doubleValue
-      } else if let object = value as? [String: Any] {
-        nested[name] = object.compactMapValues { $0 as? String }
+      switch value {
+      case .string(let text): strings[name] = text
+      case .integer(let number): numbers[name] = Double(number)
+      case .double(let number): numbers[name] = number
+      case .map(let members):
+        nested[name] = members.compactMapValues {
+          if case .string(let text) = $0 { text } else { nil }
+        }
+      default: break
       }
     }
     self.stringClaims = strings

@@ -20,6 +20,14 @@ struct UnreadableIDTokenTests {
       "user_id": "uid-1", "aud": "demo-project", "exp": Int(exp.timeIntervalSince1970),
       "iat": Int(exp.timeIntervalSince1970) - 3600,
     ])
+    // Payloads without one reading: the first `sub` or `aud` is right (the adapter's
+    // JSONDecoder read kept the first and stored the session), a later one is not, or a
+    // member the adapter does not read is not JSON. The verifier refuses all of them.
+    let times =
+      #""exp":\#(Int(exp.timeIntervalSince1970)),"iat":\#(Int(exp.timeIntervalSince1970) - 3600)"#
+    let ambiguous = { (json: String) in
+      parts[0] + "." + Base64URL.encode(Data(json.utf8)) + "."
+    }
     var padded = parts[1]
     while padded.count % 4 != 0 { padded += "=" }
     return [
@@ -28,6 +36,18 @@ struct UnreadableIDTokenTests {
       ("payload a JSON array", parts[0] + "." + Base64URL.encode(Data("[1]".utf8)) + "."),
       ("padded payload", parts[0] + "." + padded + "."),
       ("no sub", noSubject),
+      (
+        "sub given twice",
+        ambiguous(#"{"sub":"uid-1","aud":"demo-project",\#(times),"sub":"uid-2"}"#)
+      ),
+      (
+        "aud given twice",
+        ambiguous(#"{"sub":"uid-1","aud":"demo-project",\#(times),"aud":"other-project"}"#)
+      ),
+      (
+        "a member that is not JSON",
+        ambiguous(#"{"sub":"uid-1","aud":"demo-project",\#(times),"x":"\ud800"}"#)
+      ),
     ]
   }
 

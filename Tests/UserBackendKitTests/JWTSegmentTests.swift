@@ -70,9 +70,7 @@ import UserBackendKit
     if Base64URL.decode(parts[0]) == nil || Base64URL.decode(parts[1]) == nil {
       // A mark in the header or payload: refused as malformed, not read as two segments.
       #expect(throws: JSONWebToken.ParseError.self) { try JSONWebToken(parsing: token) }
-      #expect(throws: JSONWebToken.ParseError.self) {
-        try JSONWebToken.decodeClaims([String: String].self, of: token)
-      }
+      #expect(throws: JSONWebToken.ParseError.self) { try JSONWebToken.claims(of: token) }
     } else {
       // A mark leading the signature: the parse does not read the signature (as for any
       // other non-base64url signature, `e30.e30.é`), so the token reads, its signature
@@ -125,31 +123,26 @@ import UserBackendKit
       try JSONWebToken(parsing: token)
     }
     #expect(throws: JSONWebToken.ParseError.wrongSegmentCount(count)) {
-      try JSONWebToken.decodeClaims([String: String].self, of: token)
+      try JSONWebToken.claims(of: token)
     }
   }
 
-  struct Claims: Decodable, Equatable {
-    var sub: String
-    var exp: Double
-  }
-
-  @Test func decodeClaimsDecodesThePayload() throws {
-    let claims = try JSONWebToken.decodeClaims(Claims.self, of: Self.unsignedToken)
-    #expect(claims == Claims(sub: "u1", exp: 1_700_000_000))
+  @Test func claimsReadsThePayload() throws {
+    let claims = try JSONWebToken.claims(of: Self.unsignedToken)
+    #expect(claims == ["sub": .string("u1"), "exp": .integer(1_700_000_000)])
     let signed = Self.unsignedToken + "c2lnbmF0dXJl"
-    #expect(try JSONWebToken.decodeClaims(Claims.self, of: signed) == claims)
+    #expect(try JSONWebToken.claims(of: signed) == claims)
     // The same claims the full parse reads.
     let parsed = try JSONWebToken(parsing: signed)
-    #expect(parsed.stringClaim("sub") == claims.sub)
-    #expect(parsed.numericClaim("exp") == claims.exp)
+    #expect(parsed.stringClaim("sub") == "u1")
+    #expect(parsed.numericClaim("exp") == 1_700_000_000)
   }
 
   @Test(arguments: ["WzFd", "IkEi", "bnVsbA", "MQ", "dHJ1ZQ", ""])
-  func decodeClaimsRefusesAPayloadThatIsNotAnObject(payload: String) {
+  func claimsRefusesAPayloadThatIsNotAnObject(payload: String) {
     let token = "e30." + payload + "."
-    #expect(throws: DecodingError.self) {
-      try JSONWebToken.decodeClaims([String: String].self, of: token)
+    #expect(throws: JSONWebToken.ParseError.notJSONObject(segment: "payload")) {
+      try JSONWebToken.claims(of: token)
     }
     #expect(throws: JSONWebToken.ParseError.notJSONObject(segment: "payload")) {
       try JSONWebToken(parsing: token)
@@ -157,9 +150,56 @@ import UserBackendKit
   }
 
   @Test(arguments: ["!!!", "e", "e30=x", "é", "e30 "])
-  func decodeClaimsRefusesAPayloadThatIsNotBase64URL(payload: String) {
+  func claimsRefusesAPayloadThatIsNotBase64URL(payload: String) {
     #expect(throws: JSONWebToken.ParseError.badEncoding(segment: "payload")) {
-      try JSONWebToken.decodeClaims([String: String].self, of: "e30." + payload + ".")
+      try JSONWebToken.claims(of: "e30." + payload + ".")
     }
+  }
+
+  /// Texts that readers disagree on (which value of a name given twice, invalid UTF-8, a
+  /// byte order mark, a lone surrogate, a number no double holds): one token must have one
+  /// reading in every layer, so the client's claims, the full parse (the emulator, the fake,
+  /// cassette redaction) and the verifier all refuse them. Both client readers took them
+  /// before: `JSONDecoder` kept the first `sub`, `JSONSerialization` the last.
+  static let ambiguousPayloads: [Data] = [
+    Data(#"{"sub":"alice","sub":"bob"}"#.utf8),
+    Data(#"{"sub":"alice","firebase":{"sign_in_provider":"a","sign_in_provider":"b"}}"#.utf8),
+    Data(#"{"sub":"alice","s\u0075b":"bob"}"#.utf8),
+    Data([0xEF, 0xBB, 0xBF]) + Data(#"{"sub":"alice"}"#.utf8),
+    Data(#"{"sub":"alice","x":""#.utf8) + Data([0xFF]) + Data(#""}"#.utf8),
+    Data(#"{"sub":"alice","x":"\ud800"}"#.utf8),
+    Data(#"{"sub":"alice","x":1e999}"#.utf8),
+    Data(#"{"sub":"alice","x":01}"#.utf8),
+  ]
+
+  @Test(arguments: ambiguousPayloads)
+  func aPayloadWithoutOneReadingIsRefusedByEveryReader(payload: Data) {
+    let token = "e30." + Base64URL.encode(payload) + "."
+    #expect(throws: JSONWebToken.ParseError.notJSONObject(segment: "payload")) {
+      try JSONWebToken.claims(of: token)
+    }
+    #expect(throws: JSONWebToken.ParseError.notJSONObject(segment: "payload")) {
+      try JSONWebToken(parsing: token)
+    }
+  }
+
+  /// The header is read by the same strict reader in the full parse.
+  @Test func aHeaderWithANameTwiceIsRefused() {
+    let header = Base64URL.encode(Data(#"{"alg":"none","alg":"RS256"}"#.utf8))
+    #expect(throws: JSONWebToken.ParseError.notJSONObject(segment: "header")) {
+      try JSONWebToken(parsing: header + ".e30.")
+    }
+  }
+
+  /// Numbers keep their kind in the claims (an integer `exp` is `.integer`); the full
+  /// parse gives both as seconds. A JSON `true` is not a number of seconds (the old parse
+  /// read it as 1 through the bridged `NSNumber`).
+  @Test func numericClaimsReadIntegersAndDoublesButNotBooleans() throws {
+    let token = JSONWebToken.unsigned(claims: ["exp": 10, "iat": 2.5, "auth_time": true])
+    #expect(try JSONWebToken.claims(of: token)["exp"] == .integer(10))
+    let parsed = try JSONWebToken(parsing: token)
+    #expect(parsed.numericClaim("exp") == 10)
+    #expect(parsed.numericClaim("iat") == 2.5)
+    #expect(parsed.numericClaim("auth_time") == nil)
   }
 }
