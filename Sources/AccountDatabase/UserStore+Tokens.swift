@@ -48,6 +48,14 @@ extension UserStore {
   /// family (every token descended from the same sign-in), because either the client or
   /// an attacker holds a stolen copy; both then have to sign in again.
   ///
+  /// A retry is not a reuse: when the token presented is the one rotated last and its
+  /// successor has never been presented, the client most likely never stored the answer
+  /// (the process was killed, or its session write failed, after the store committed the
+  /// rotation). That successor is revoked and a new one issued, so a lost answer does not
+  /// sign the user out for good. Presenting a revoked token revokes its family: if a
+  /// thief's copy was the one answered as a retry, the rightful client's next refresh
+  /// (with the revoked successor) ends the thief's session too.
+  ///
   /// - Returns: the account ID and the new refresh token.
   /// - Throws: ``UserStoreError/invalidRefreshToken`` (unknown, already rotated, revoked,
   ///   or the account was deleted), ``UserStoreError/userDisabled``,
@@ -78,24 +86,31 @@ extension UserStore {
     let outcome: Outcome = try locked { db in
       try db.transaction {
         let found = try db.first(
-          "SELECT user_id, family, rotated_at IS NOT NULL, revoked FROM refresh_tokens "
+          "SELECT user_id, family, rotated_at IS NOT NULL, revoked, rowid FROM refresh_tokens "
             + "WHERE token_hash = ?", [.blob(hash)]
         ) { row in
           (
             userID: row.text(0) ?? "", family: row.text(1) ?? "", rotated: row.integer(2) != 0,
-            revoked: row.integer(3) != 0
+            revoked: row.integer(3) != 0, row: row.integer(4)
           )
         }
-        guard let found, !found.revoked else { throw UserStoreError.invalidRefreshToken }
-        if found.rotated { return .reused(family: found.family) }
+        guard let found else { throw UserStoreError.invalidRefreshToken }
+        if found.revoked { return .reused(family: found.family) }
+        if found.rotated {
+          guard policy == .rotating,
+            let successor = try Self.unusedSuccessor(db, family: found.family, after: found.row)
+          else { return .reused(family: found.family) }
+          try db.run("UPDATE refresh_tokens SET revoked = 1 WHERE rowid = ?", [.integer(successor)])
+        }
         let disabled = try db.first(
           "SELECT disabled FROM users WHERE id = ?", [.text(found.userID)]
         ) { $0.integer(0) != 0 }
         guard let disabled else { throw UserStoreError.userNotFound }
         guard !disabled else { throw UserStoreError.userDisabled }
         if policy == .stable { return .kept(found.userID) }
+        // A retry keeps the first rotation's time: it is the same rotation, answered again.
         try db.run(
-          "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?",
+          "UPDATE refresh_tokens SET rotated_at = coalesce(rotated_at, ?) WHERE token_hash = ?",
           [.real(now), .blob(hash)])
         // The rotation continues the sign-in: it keeps the family's authentication time.
         try db.run(
@@ -120,6 +135,27 @@ extension UserStore {
       }
       throw UserStoreError.invalidRefreshToken
     }
+  }
+
+  /// The row of the live token issued after row `row` in `family` when no token after
+  /// `row` was ever rotated: then the token at `row` is the one rotated last and its answer
+  /// was never used, so presenting it again is a retry of that rotation. `nil` otherwise
+  /// (a reuse). Later tokens that are revoked while the one at `row` is not were revoked
+  /// by earlier retries (family and account revocations revoke every row), so they do not
+  /// count. Rows of a family are inserted in order, one at a time under the store's lock,
+  /// so a later row is a later token.
+  static func unusedSuccessor(_ db: Database, family: String, after row: Int64) throws
+    -> Int64?
+  {
+    let later = try db.query(
+      "SELECT rowid, rotated_at IS NOT NULL, revoked FROM refresh_tokens "
+        + "WHERE family = ? AND rowid > ?", [.text(family), .integer(row)]
+    ) { (row: $0.integer(0), rotated: $0.integer(1) != 0, revoked: $0.integer(2) != 0) }
+    let live = later.filter { !$0.revoked }
+    guard !later.contains(where: \.rotated), live.count == 1, let successor = live.first else {
+      return nil
+    }
+    return successor.row
   }
 
   /// The account a refresh token was issued to, or `nil` when the store never issued it

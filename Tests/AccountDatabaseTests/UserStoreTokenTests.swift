@@ -18,7 +18,7 @@ import UserBackendKit
     #expect(!stored.contains(Data(token.utf8)))
   }
 
-  @Test func rotationIssuesANewTokenAndRejectsTheOldOne() throws {
+  @Test func rotationIssuesANewTokenAndRejectsTheOldOneOnceTheNewOneIsUsed() throws {
     let store = try makeStore()
     let record = try store.createUser(NewUser(email: "a@example.com"))
     let first = try store.issueRefreshToken(userID: record.id)
@@ -26,6 +26,7 @@ import UserBackendKit
     #expect(rotated.userID == record.id)
     #expect(rotated.refreshToken != first)
     #expect(try store.refreshTokenRotationCount(userID: record.id) == 1)
+    _ = try store.rotateRefreshToken(rotated.refreshToken)
     #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(first) }
   }
 
@@ -35,9 +36,65 @@ import UserBackendKit
     let first = try store.issueRefreshToken(userID: record.id)
     let otherDevice = try store.issueRefreshToken(userID: record.id)
     let second = try store.rotateRefreshToken(first).refreshToken
+    let third = try store.rotateRefreshToken(second).refreshToken
     #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(first) }
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(third) }
     #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(second) }
     #expect(try store.rotateRefreshToken(otherDevice).userID == record.id)
+  }
+
+  /// The token rotated last, presented again while its successor was never presented, is
+  /// a retry (the answer was lost: the client was killed, or its session write failed,
+  /// after the store committed): answered with a new successor, the lost one revoked, the
+  /// family's sign-in time kept. Before, it revoked the family and signed the user out
+  /// for good.
+  @Test func aRetryOfTheLastRotationIsAnsweredAgain() throws {
+    let clock = ManualClock()
+    let store = try makeStore(clock: clock)
+    let record = try store.createUser(NewUser(email: "a@example.com"))
+    let first = try store.issueRefreshToken(userID: record.id)
+    let signedInAt = try store.authenticationTime(refreshToken: first)
+    clock.advance(by: 60)
+    let lost = try store.rotateRefreshToken(first).refreshToken
+    clock.advance(by: 60)
+    let retried = try store.rotateRefreshToken(first)
+    #expect(retried.userID == record.id)
+    #expect(retried.refreshToken != lost)
+    #expect(retried.refreshToken != first)
+    #expect(try store.authenticationTime(refreshToken: retried.refreshToken) == signedInAt)
+    // Retried twice: still a retry (nothing after it was presented).
+    let again = try store.rotateRefreshToken(first).refreshToken
+    // The last answer is the family's one live token.
+    let next = try store.rotateRefreshToken(again).refreshToken
+    #expect(try store.rotateRefreshToken(next).userID == record.id)
+  }
+
+  /// A retry cannot tell a lost answer from a copied token, so the successor it revoked
+  /// stays a signal: presenting it revokes the family. A thief answered as a retry is
+  /// signed out when the rightful client next refreshes.
+  @Test func theSuccessorRevokedByARetryRevokesTheFamilyWhenPresented() throws {
+    let store = try makeStore()
+    let record = try store.createUser(NewUser(email: "a@example.com"))
+    let first = try store.issueRefreshToken(userID: record.id)
+    let rightful = try store.rotateRefreshToken(first).refreshToken
+    let copy = try store.rotateRefreshToken(first).refreshToken
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(rightful) }
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(copy) }
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(first) }
+  }
+
+  /// The retry rule belongs to rotation: a stable token is handed back as it is.
+  @Test func aRetryAfterARotationOfAnotherFamilyIsStillAReuse() throws {
+    let store = try makeStore()
+    let record = try store.createUser(NewUser(email: "a@example.com"))
+    let first = try store.issueRefreshToken(userID: record.id)
+    let second = try store.rotateRefreshToken(first).refreshToken
+    // Another device's family rotating does not make `first` a reuse or a retry of it.
+    let otherDevice = try store.issueRefreshToken(userID: record.id)
+    _ = try store.rotateRefreshToken(otherDevice)
+    let retried = try store.rotateRefreshToken(first).refreshToken
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(second) }
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(retried) }
   }
 
   @Test func stableTokensAreKeptAndMayBeReusedUntilRevoked() throws {

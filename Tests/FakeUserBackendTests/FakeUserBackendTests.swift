@@ -190,9 +190,31 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
     let stored = try #require(try await fixture.sessions.load().session)
     #expect(stored.refreshToken != session.refreshToken)
     #expect(try fixture.store.refreshTokenRotationCount(userID: session.user.id) == 1)
+    // Once the new refresh token has been used, the old one is a reuse.
+    _ = try await fixture.backend.idToken(forceRefresh: true)
     let oldRefreshToken = try #require(session.refreshToken)
     #expect(throws: UserStoreError.invalidRefreshToken) {
       try fixture.store.rotateRefreshToken(oldRefreshToken)
+    }
+  }
+
+  /// The process is killed (or its session write fails) after the store rotated the
+  /// refresh token and before the session was saved: the session keeps the old token.
+  /// Its next refresh is a retry, not a reuse: the user stays signed in. Before, the
+  /// family was revoked and the user signed out for good.
+  @Test func aRefreshWhoseAnswerWasNeverSavedCanBeRetried() async throws {
+    let fixture = try Fixture()
+    _ = try await fixture.backend.signUp(.email("ann@example.com", password: "secret1"))
+    let before = try await fixture.sessions.load()
+    _ = try await fixture.backend.idToken(forceRefresh: true)
+    let lost = try #require(try await fixture.sessions.load().session?.refreshToken)
+    try await fixture.sessions.save(before)
+    let restarted = FakeUserBackend(store: fixture.store, sessionStore: fixture.sessions)
+    let token = try await restarted.idToken(forceRefresh: true)
+    #expect(try JSONWebToken(parsing: token).stringClaim("sub") == before.session?.user.id)
+    #expect(try await restarted.currentUser() != nil)
+    #expect(throws: UserStoreError.invalidRefreshToken) {
+      try fixture.store.rotateRefreshToken(lost)
     }
   }
 
@@ -250,12 +272,30 @@ func backendError(_ body: () async throws -> some Any) async -> UserBackendError
     let copy = InMemorySessionStore(try await fixture.sessions.load())
     let other = FakeUserBackend(store: fixture.store, sessionStore: copy)
     _ = try await fixture.backend.idToken(forceRefresh: true)
-    let reuse = await backendError { try await other.idToken(forceRefresh: true) }
-    #expect(reuse?.code == .sessionExpired)
-    #expect(try await copy.load().session == nil)
+    // The copy's refresh cannot be told from a retry of a lost answer: it is answered, and
+    // the original's token revoked. The original's next refresh presents that revoked token,
+    // which revokes the family: both copies end signed out.
+    _ = try await other.idToken(forceRefresh: true)
     let original = await backendError { try await fixture.backend.idToken(forceRefresh: true) }
     #expect(original?.code == .sessionExpired)
     #expect(try await fixture.backend.currentUser() == nil)
+    let reuse = await backendError { try await other.idToken(forceRefresh: true) }
+    #expect(reuse?.code == .sessionExpired)
+    #expect(try await copy.load().session == nil)
+  }
+
+  /// Once the original has refreshed twice, the copy's token is a reuse at once.
+  @Test func aCopyPresentedAfterTheOriginalMovedOnRevokesBothAtOnce() async throws {
+    let fixture = try Fixture()
+    _ = try await fixture.backend.signUp(.email("ann@example.com", password: "secret1"))
+    let copy = InMemorySessionStore(try await fixture.sessions.load())
+    let other = FakeUserBackend(store: fixture.store, sessionStore: copy)
+    _ = try await fixture.backend.idToken(forceRefresh: true)
+    _ = try await fixture.backend.idToken(forceRefresh: true)
+    let reuse = await backendError { try await other.idToken(forceRefresh: true) }
+    #expect(reuse?.code == .sessionExpired)
+    let original = await backendError { try await fixture.backend.idToken(forceRefresh: true) }
+    #expect(original?.code == .sessionExpired)
   }
 
   @Test func aServerFailureDuringRefreshKeepsTheSession() async throws {
