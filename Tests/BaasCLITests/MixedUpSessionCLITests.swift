@@ -28,6 +28,7 @@ struct MixedUpSessionCLITests {
       // Bob's user ID with alice's tokens; the file stays owner-only.
       try original.replacingOccurrences(of: alice, with: bob)
         .write(to: file, atomically: false, encoding: .utf8)
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
       let result = try await baas.run(command.arguments, input: command.input)
       #expect(result.status == 1, "\(command.arguments): \(result.allOutput)")
       #expect(result.standardError.contains("sessionExpired"), "\(result.allOutput)")
