@@ -244,6 +244,21 @@ final class Database: @unchecked Sendable {
     try query(sql, values, map).first
   }
 
+  /// Runs `body` inside `BEGIN DEFERRED ... COMMIT`: its reads see one state of the file
+  /// (the read lock, or the WAL snapshot, is held from the first read to the end), even
+  /// while another connection commits. `body` only reads.
+  func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    try run("BEGIN DEFERRED")
+    do {
+      let result = try body()
+      try run("COMMIT")
+      return result
+    } catch {
+      _ = try? run("ROLLBACK")
+      throw error
+    }
+  }
+
   /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`, rolling back when it throws.
   func transaction<T>(_ body: () throws -> T) throws -> T {
     try run("BEGIN IMMEDIATE")

@@ -163,20 +163,48 @@ public final class UserStore: Sendable {
   ///
   /// - Returns: `false` for a wrong password or an account without a password.
   /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``
-  ///   (also when the row's iteration count is above ``maximumStoredIterations``).
+  ///   (also when the row's iteration count is below 1 or above
+  ///   ``maximumStoredIterations``, or when only some of the hash, salt and count are
+  ///   stored: damage, never a wrong password).
   public func verifyPassword(_ password: String, userID: String) throws -> Bool {
     let stored = try locked { db in
       try db.first(
         "SELECT password_hash, password_salt, password_iterations FROM users WHERE id = ?",
         [.text(userID)]
       ) { row in
-        (hash: row.blob(0), salt: row.blob(1), iterations: Int(row.integer(2)))
+        (
+          hash: row.blob(0), salt: row.blob(1),
+          iterations: row.isNull(2) ? nil : Int(row.integer(2))
+        )
       }
     }
     guard let stored else { throw UserStoreError.userNotFound }
+    // An account without a password has none of the three columns.
+    if stored.hash == nil, stored.salt == nil, stored.iterations == nil {
+      burnPasswordHash(password)
+      return false
+    }
     // The count comes from the database file: a tampered or corrupt row must not make
-    // one sign-in run PBKDF2 for hours (2e9 rounds) or trap converting it for OpenSSL.
-    guard stored.iterations <= Self.maximumStoredIterations else {
+    // one sign-in run PBKDF2 for hours (2e9 rounds) or trap converting it for OpenSSL;
+    // nor may a count below 1 (or a hash without its salt or count) read as a wrong
+    // password: both ends of the range, and a partial row, are damage, named alike.
+    guard let iterations = stored.iterations, iterations >= 1 else {
+      burnPasswordHash(password)
+      throw reported(
+        UserStoreError.database(
+          message: "the stored iteration count in users.password_iterations is "
+            + (stored.iterations == nil ? "missing" : "less than 1")
+            + ": the database was altered or is corrupt (users.id \(userID))"))
+    }
+    guard let hash = stored.hash, let salt = stored.salt else {
+      burnPasswordHash(password)
+      let column = stored.hash == nil ? "password_hash" : "password_salt"
+      throw reported(
+        UserStoreError.database(
+          message: "the stored password of this account has no users.\(column): the database "
+            + "was altered or is corrupt (users.id \(userID))"))
+    }
+    guard iterations <= Self.maximumStoredIterations else {
       burnPasswordHash(password)
       // Named by table.column and account, not by the stored number (a damage report
       // names where, never what).
@@ -186,12 +214,8 @@ public final class UserStore: Sendable {
             + "the \(Self.maximumStoredIterations) accepted: the database was altered or is "
             + "corrupt (users.id \(userID))"))
     }
-    guard let hash = stored.hash, let salt = stored.salt, stored.iterations > 0 else {
-      burnPasswordHash(password)
-      return false
-    }
     let candidate = Crypto.pbkdf2SHA256(
-      password: Data(password.utf8), salt: salt, iterations: stored.iterations)
+      password: Data(password.utf8), salt: salt, iterations: iterations)
     return Crypto.constantTimeEquals(candidate, hash)
   }
 

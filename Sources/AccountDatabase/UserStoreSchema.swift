@@ -149,7 +149,13 @@ enum UserStoreSchema {
   /// - Throws: ``UserStoreFileError`` for a newer, foreign or non-SQLite file (nothing
   ///   written); ``SQLiteError`` when SQLite fails.
   static func prepare(_ database: Database, path: String) throws {
-    guard try state(of: database, path: path) != .version(currentVersion) else {
+    // The stamps and the tables are separate statements: read them in one read transaction,
+    // or another process's schema transaction can commit between two of them (a stamp of
+    // the new file next to the other's old value reads as another application's file).
+    guard
+      try database.readTransaction({ try state(of: database, path: path) })
+        != .version(currentVersion)
+    else {
       try database.enableWriteAheadLog()
       return
     }
@@ -171,7 +177,8 @@ enum UserStoreSchema {
     }
   }
 
-  /// Classifies the file by its stamps and tables; only reads.
+  /// Classifies the file by its stamps and tables; only reads. Call it inside a transaction:
+  /// its reads are several statements.
   /// - Throws: ``UserStoreFileError`` for a file that is not an account database this build
   ///   can open.
   static func state(of database: Database, path: String) throws -> State {

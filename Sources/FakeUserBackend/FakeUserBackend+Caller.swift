@@ -9,13 +9,17 @@ extension FakeUserBackend {
   /// The caller is whoever the store issued the session's refresh token to (the fake's
   /// unsigned ID token proves nothing), as Firebase takes the caller from the verified ID
   /// token and never from what the client says about itself. A session whose user ID
-  /// names another account than its token's (an edited session file) is
-  /// `.permissionDenied` (`PERMISSION_DENIED`); a token the store does not know forces a
+  /// names another account than its token's (an edited session file) is a broken session,
+  /// not a document matter: it is cleared (only that sign-in) and the operation is
+  /// `.sessionExpired` (`INVALID_ID_TOKEN`, as Firebase answers a token that is not the
+  /// session's), for account and document operations alike. (`PERMISSION_DENIED` is the
+  /// document owner rule: asking for another user's document.) A token the store does not
+  /// know forces a
   /// refresh, which fails and clears the session (`.sessionExpired`), as the Firebase
   /// adapter's 401 handling does. When the session's account no longer exists, the
   /// session is returned unchecked and the operation reports the missing account.
   /// - Throws: ``UserBackendKit/UserBackendError`` `.notSignedIn`, `.sessionExpired`,
-  ///   `.permissionDenied`, `.server` (`DATABASE_ERROR`), `.misconfigured`.
+  ///   `.server` (`DATABASE_ERROR`), `.misconfigured`.
   func callerSession() async throws(UserBackendError) -> AuthSession {
     var session = try await validSession(forceRefresh: false)
     var caller = try Self.storeCall {
@@ -32,7 +36,14 @@ extension FakeUserBackend {
     guard let caller else {
       throw UserBackendError(.sessionExpired, backendCode: "INVALID_REFRESH_TOKEN")
     }
-    guard caller == session.user.id else { throw Self.notTheCaller }
+    guard caller == session.user.id else {
+      try await sessions.revoke(session)
+      throw UserBackendError(
+        .sessionExpired, backendCode: "INVALID_ID_TOKEN",
+        message:
+          "The stored session names another account than its token's (an edited or mixed-up "
+          + "session file); it was cleared: sign in again.")
+    }
     return session
   }
 

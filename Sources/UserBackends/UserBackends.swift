@@ -119,12 +119,15 @@ public enum UserBackends {
   /// The session store of the configured backend:
   /// `<home>/<namespace>.session.json`, mode 0600 (its lock file
   /// `<namespace>.session.lock` beside it); failures name `BAAS_HOME`.
-  /// - Throws: ``BackendConfigurationError`` when there is no state directory.
+  /// - Throws: ``BackendConfigurationError`` when there is no state directory, or when
+  ///   others may write in it (``StatePermissions/checkDirectory(_:)``).
   public static func sessionStore(for configuration: BackendConfiguration) throws
     -> FileSessionStore
   {
-    FileSessionStore(
-      directory: try stateDirectory(for: configuration),
+    let directory = try stateDirectory(for: configuration)
+    try StatePermissions.checkDirectory(directory)
+    return FileSessionStore(
+      directory: directory,
       namespace: sessionNamespace(for: configuration),
       setting: BackendConfigurationError.stateDirectorySetting)
   }
@@ -153,6 +156,7 @@ public enum UserBackends {
     -> URL
   {
     let directory = try stateDirectory(for: configuration)
+    try StatePermissions.checkDirectory(directory)
     do {
       try FileManager.default.createDirectory(
         at: directory, withIntermediateDirectories: true,
@@ -167,12 +171,14 @@ public enum UserBackends {
   }
 
   /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state
-  /// directory is created with mode 0700.
+  /// directory is created with mode 0700. A state directory others may write in, or a
+  /// database file others may read, is refused (``StatePermissions``).
   /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when the directory cannot
   ///   be created or the database cannot be opened (with SQLite's reason).
   public static func fakeStore(for configuration: BackendConfiguration) throws -> UserStore {
     let directory = try createdStateDirectory(for: configuration)
     let path = directory.appendingPathComponent("fake.sqlite").path
+    try StatePermissions.checkDatabase(path)
     do {
       return try openUserStore(atPath: path)
     } catch {

@@ -123,7 +123,7 @@ enum CassetteCommands {
           let count = cassette.entries.count
           Console.error("wrote \(count) interaction\(count == 1 ? "" : "s") to \(output)")
         } else {
-          Console.out(String(decoding: try cassette.encoded(), as: UTF8.self))
+          Console.json(String(decoding: try cassette.encoded(), as: UTF8.self))
         }
         return .success
       } catch {

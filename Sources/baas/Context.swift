@@ -62,7 +62,7 @@ func reportResult<Result>(
   do {
     let result = try await operation()
     if json {
-      Console.out(jsonText(result))
+      Console.json(jsonText(result))
     } else {
       for line in lines(result) { Console.out(TerminalText.safe(line)) }
     }
@@ -95,7 +95,7 @@ func reportFailure(_ error: any Error, json: Bool, backend: String?, home: Strin
   let local = localProblem(error, backend: backend, home: home)
   let portable = local?.userBackendError ?? portableError(error)
   if json {
-    Console.out(JSONOutput.error(portable))
+    Console.json(JSONOutput.error(portable))
   } else if let local {
     // A configuration error already says which setting to fix.
     Console.error("baas: error: \(TerminalText.safe(portable.description))")

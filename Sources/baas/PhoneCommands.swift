@@ -51,7 +51,7 @@ enum PhoneCommands {
           Console.error("note: the fake backend sends no SMS; the code is \(pending.code)")
         }
         if json {
-          Console.out(
+          Console.json(
             JSONOutput.encode([
               "verification": ["id": verificationID, "phoneNumber": number]
             ]))

@@ -5,8 +5,8 @@
 /// `U+009B` and OSC `U+009D`), every bidirectional formatting character (`U+061C`,
 /// `U+200E`, `U+200F`, `U+202A`–`U+202E`, `U+2066`–`U+2069`) and the line and paragraph
 /// separators (`U+2028`, `U+2029`) are replaced by a visible escape such as `\u{1B}`.
-/// A backslash stays as it is. JSON output needs none of this: its encoder escapes
-/// control characters itself.
+/// A backslash stays as it is. JSON output writes the same scalars as JSON escapes
+/// (`\u009b`), so it stays the same JSON value: ``TerminalSafeJSON``.
 enum TerminalText {
   /// `text` with the characters above escaped; `"\n"` is kept only when
   /// `keepingNewlines` (multi-line reports whose line structure is ours), tab always.

@@ -56,14 +56,14 @@ enum TokenVerifyCommand {
       do throws(TokenRejection) {
         let claims = try await verifier.verify(token)
         if json {
-          Console.out(encode(["valid": true, "claims": claims.jsonObject]))
+          Console.json(encode(["valid": true, "claims": claims.jsonObject]))
         } else {
           for line in describe(claims) { Console.out(TerminalText.safe(line)) }
         }
         return .success
       } catch {
         if json {
-          Console.out(
+          Console.json(
             encode(["valid": false, "reason": error.reason.rawValue, "detail": error.detail]))
         } else {
           Console.error(

@@ -86,10 +86,13 @@ enum VerifyCommand {
     let closing = "\n" + report.summary + "\n"
     let summaryLast = format == .text && rendered.hasSuffix(closing)
     if summaryLast { rendered = String(rendered.dropLast(closing.count + 1)) }
-    // Text and Markdown quote servers' messages for people; JSON and JUnit escape them.
-    Console.out(
-      format == .text || format == .markdown
-        ? TerminalText.safe(rendered, keepingNewlines: true) : rendered)
+    // Text and Markdown quote servers' messages for people; JSON goes through the one JSON
+    // writer (terminal-safe escapes); JUnit escapes them itself.
+    switch format {
+    case .text, .markdown: Console.out(TerminalText.safe(rendered, keepingNewlines: true))
+    case .json: Console.json(rendered)
+    case .junit: Console.out(rendered)
+    }
     defer { if summaryLast { Console.out("\n" + report.summary) } }
     let violations: [String]
     do {

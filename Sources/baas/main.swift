@@ -96,7 +96,7 @@ func usageFailure(_ text: String, hint: String, json: Bool, message: String? = n
   if json {
     let error = UserBackendError(
       .invalidInput(field: "arguments", reason: message ?? text), message: message ?? text)
-    Console.out(JSONOutput.error(error))
+    Console.json(JSONOutput.error(error))
   }
   Console.error(TerminalText.safe(text, keepingNewlines: true))
   Console.error(hint)

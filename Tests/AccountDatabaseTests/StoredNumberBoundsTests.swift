@@ -24,19 +24,49 @@ struct StoredNumberBoundsTests {
     }
   }
 
-  @Test(
-    "counts up to the maximum still verify; zero or negative counts never match",
-    arguments: [1, 2] as [Int64])
+  @Test("counts from 1 up to the maximum verify", arguments: [1, 2] as [Int64])
   func validIterations(_ iterations: Int64) throws {
     let store = try UserStore(passwordHashIterations: Int(iterations))
     let user = try store.createUser(NewUser(email: "a@example.com", password: "secret1"))
     #expect(try store.verifyPassword("secret1", userID: user.id))
-    for bad in [0, -5] as [Int64] {
-      _ = try store.locked { db in
-        try db.run("UPDATE users SET password_iterations = ?", [.integer(bad)])
+    #expect(try !store.verifyPassword("wrong-secret", userID: user.id))
+  }
+
+  /// Below the range is damage as above it is (the right password must not read as a
+  /// wrong one), and so is a row holding only part of a password: each names its column.
+  @Test(
+    "a count below 1, or a partial password row, is a database error naming the column",
+    arguments: [
+      ("password_iterations = 0", "users.password_iterations"),
+      ("password_iterations = -1", "users.password_iterations"),
+      ("password_iterations = -9223372036854775808", "users.password_iterations"),
+      ("password_iterations = NULL", "users.password_iterations"),
+      ("password_hash = NULL", "users.password_hash"),
+      ("password_salt = NULL", "users.password_salt"),
+    ])
+  func belowTheRangeOrPartial(assignment: String, column: String) throws {
+    let store = try UserStore(passwordHashIterations: 1)
+    let user = try store.createUser(NewUser(email: "a@example.com", password: "secret1"))
+    _ = try store.locked { db in try db.run("UPDATE users SET \(assignment)") }
+    for password in ["secret1", "wrong-secret"] {
+      #expect {
+        _ = try store.verifyPassword(password, userID: user.id)
+      } throws: { error in
+        guard case .database(let message) = error as? UserStoreError else { return false }
+        return message.contains(column) && message.contains(user.id)
       }
-      #expect(try !store.verifyPassword("secret1", userID: user.id))
     }
+  }
+
+  @Test("an account without any password is no match, not damage")
+  func noPassword() throws {
+    let store = try UserStore(passwordHashIterations: 1)
+    let user = try store.createUser(NewUser(email: "a@example.com", password: "secret1"))
+    _ = try store.locked { db in
+      try db.run(
+        "UPDATE users SET password_hash = NULL, password_salt = NULL, password_iterations = NULL")
+    }
+    #expect(try !store.verifyPassword("secret1", userID: user.id))
   }
 
 }

@@ -22,6 +22,7 @@ struct EmulatorDamageLogTests {
     arguments: [
       ("created_at", "'not-a-time-4711'", "users.created_at"),
       ("password_iterations", "4711000000", "users.password_iterations"),
+      ("password_iterations", "-4711", "users.password_iterations"),
     ])
   func damagedUserRow(column: String, value: String, named: String) async throws {
     var baas = try Baas()

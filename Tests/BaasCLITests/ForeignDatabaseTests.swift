@@ -29,6 +29,8 @@ struct ForeignDatabaseTests {
     try FileManager.default.createDirectory(at: baas.home, withIntermediateDirectories: true)
     let database = baas.home.appendingPathComponent("fake.sqlite")
     try Self.notSQLite.write(to: database)
+    // Owner-only, as baas creates it: a file others may read is refused before it is read.
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: database.path)
     let account = uniqueAccount()
     let result = try await baas.run(
       ["signup", "--email", account.email, "--json"],

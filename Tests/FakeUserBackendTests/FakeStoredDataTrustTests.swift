@@ -32,6 +32,22 @@ struct FakeStoredDataTrustTests {
     return status == 500 && code == "DATABASE_ERROR" && message?.contains(field) == true
   }
 
+  /// Below the accepted range is damage as above it: never "wrong password".
+  @Test(
+    "a stored iteration count out of range is DATABASE_ERROR on sign-in, at both ends",
+    arguments: ["0", "-1", "-9223372036854775808", "NULL", "4711000000"])
+  func passwordIterationsOutOfRange(value: String) async throws {
+    let fixture = try Fixture()
+    _ = try await fixture.backend.signUp(.email("a@example.com", password: "secret1"))
+    try await fixture.backend.signOut()
+    try write(fixture.store, "UPDATE users SET password_iterations = \(value)")
+    let signIn = await failure { () async throws(UserBackendError) in
+      _ = try await fixture.backend.signIn(.email("a@example.com", password: "secret1"))
+    }
+    #expect(
+      isDatabaseError(signIn, naming: "users.password_iterations"), "\(String(describing: signIn))")
+  }
+
   @Test(
     "a document time out of range is DATABASE_ERROR on get and set, and delete repairs",
     arguments: [
@@ -90,36 +106,35 @@ struct FakeStoredDataTrustTests {
     _ = try await bobBackend.userDocuments.updateDocument(
       setting: ["secret": .string("bob's")], removing: [])
 
-    // Edit the stored session: bob's user ID, alice's tokens.
-    var state = try await fixture.sessions.load()
-    var session = try #require(state.session)
-    session.user.id = bob.user.id
-    state.session = session
-    try await fixture.sessions.save(state)
-
+    // Edit the stored session: bob's user ID, alice's tokens. A broken session, not a
+    // document matter: sessionExpired (INVALID_ID_TOKEN), and the session is cleared.
+    let tampered = try await fixture.sessions.load()
+    func expectBrokenSession(_ body: () async throws(UserBackendError) -> Void) async throws {
+      var state = tampered
+      var session = try #require(state.session)
+      session.user.id = bob.user.id
+      state.session = session
+      try await fixture.sessions.save(state)
+      let error = await failure(body)
+      #expect(error?.code.name == "sessionExpired", "\(String(describing: error))")
+      #expect(error?.backendCode == "INVALID_ID_TOKEN")
+      #expect(try await fixture.sessions.load().session == nil)
+    }
     let documents = fixture.restarted().userDocuments
-    for userID in [nil, bob.user.id] as [String?] {
-      let read = await failure { () async throws(UserBackendError) in
+    for userID in [nil, bob.user.id, alice.user.id] as [String?] {
+      try await expectBrokenSession { () async throws(UserBackendError) in
         _ = try await documents.document(userID: userID)
       }
-      #expect(read?.code.name == "permissionDenied")
-      let write = await failure { () async throws(UserBackendError) in
+      try await expectBrokenSession { () async throws(UserBackendError) in
         _ = try await documents.updateDocument(
           userID: userID, setting: ["secret": .string("overwritten")], removing: [])
       }
-      #expect(write?.code.name == "permissionDenied")
-      let delete = await failure { () async throws(UserBackendError) in
+      try await expectBrokenSession { () async throws(UserBackendError) in
         try await documents.deleteDocument(userID: userID)
       }
-      #expect(delete?.code.name == "permissionDenied")
     }
     let bobsDocument = try #require(try await bobBackend.userDocuments.document())
     #expect(bobsDocument.fields["secret"] == .string("bob's"))
-    // Alice's own document is still not reachable with the edited file either.
-    let own = await failure { () async throws(UserBackendError) in
-      _ = try await documents.document(userID: alice.user.id)
-    }
-    #expect(own?.code.name == "permissionDenied")
   }
 
   @Test("a session whose refresh token the store never issued is expired, not trusted")
@@ -149,37 +164,42 @@ struct FakeCallerFromTokenTests {
     let bobBackend = FakeUserBackend(store: fixture.store, sessionStore: InMemorySessionStore())
     _ = try await fixture.backend.signUp(.email("alice@example.com", password: "secret1"))
     let bob = try await bobBackend.signUp(.email("bob@example.com", password: "secret1"))
-    var state = try await fixture.sessions.load()
-    var session = try #require(state.session)
-    session.user.id = bob.user.id
-    state.session = session
-    try await fixture.sessions.save(state)
+    let original = try await fixture.sessions.load()
 
     let tampered = fixture.restarted()
-    func code(_ body: () async throws(UserBackendError) -> Void) async -> String? {
+    // Each operation meets the edited file (bob's user ID, alice's tokens): a session
+    // error (never the document owner rule's permissionDenied), and the file is cleared.
+    func code(_ body: () async throws(UserBackendError) -> Void) async throws -> String? {
+      var state = original
+      var session = try #require(state.session)
+      session.user.id = bob.user.id
+      state.session = session
+      try await fixture.sessions.save(state)
       do {
         try await body()
         return nil
       } catch {
+        #expect(error.backendCode == "INVALID_ID_TOKEN")
+        #expect(try await fixture.sessions.load().session == nil)
         return error.code.name
       }
     }
     #expect(
-      await code { () async throws(UserBackendError) in
+      try await code { () async throws(UserBackendError) in
         _ = try await tampered.updateProfile(displayName: "pwned", photoURL: nil)
-      } == "permissionDenied")
+      } == "sessionExpired")
     #expect(
-      await code { () async throws(UserBackendError) in
+      try await code { () async throws(UserBackendError) in
         try await tampered.updatePassword("another1")
-      } == "permissionDenied")
+      } == "sessionExpired")
     #expect(
-      await code { () async throws(UserBackendError) in
+      try await code { () async throws(UserBackendError) in
         try await tampered.deleteAccount()
-      } == "permissionDenied")
+      } == "sessionExpired")
     #expect(
-      await code { () async throws(UserBackendError) in
+      try await code { () async throws(UserBackendError) in
         _ = try await tampered.reload()
-      } == "permissionDenied")
+      } == "sessionExpired")
     let stillBob = try #require(try fixture.store.user(id: bob.user.id))
     #expect(stillBob.displayName == nil)
     #expect(try fixture.store.verifyPassword("secret1", userID: bob.user.id))

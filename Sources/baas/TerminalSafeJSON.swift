@@ -1,0 +1,42 @@
+/// The one writer of `--json` output: every JSON text `baas` prints on standard output goes
+/// through ``Console/json(_:)``.
+///
+/// JSON encoders escape only `U+0000`–`U+001F` inside strings; C1 controls (CSI `U+009B`,
+/// OSC `U+009D`), DEL, the bidirectional formatting characters and the line and paragraph
+/// separators would reach the terminal raw. Every scalar ``TerminalText/needsEscape(_:)``
+/// names is written as `\uXXXX` (lower-case hex, as JSON allows): such scalars can only
+/// stand inside a JSON string (the structure of a JSON text is ASCII), where the escape is
+/// the same character, so the text still parses to the same value. Raw tab, line feed and
+/// carriage return are JSON whitespace outside strings (a pretty-printed report) and stay
+/// as they are; inside a string an encoder has already escaped them.
+enum TerminalSafeJSON {
+  /// `json` with every terminal-unsafe scalar outside JSON whitespace written as `\uXXXX`.
+  /// Every such scalar is in the Basic Multilingual Plane, so one escape suffices.
+  static func escaped(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
+    var result = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+      if needsJSONEscape(scalar) {
+        let hex = String(scalar.value, radix: 16)
+        result.append(
+          contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+            .unicodeScalars)
+      } else {
+        result.append(scalar)
+      }
+    }
+    return String(result)
+  }
+
+  private static func needsJSONEscape(_ scalar: Unicode.Scalar) -> Bool {
+    scalar != "\t" && scalar != "\n" && scalar != "\r" && TerminalText.needsEscape(scalar)
+  }
+}
+
+extension Console {
+  /// Prints one JSON text on standard output, made terminal-safe by
+  /// ``TerminalSafeJSON/escaped(_:)``. Every `--json` result and error goes through here.
+  static func json(_ text: String) {
+    out(TerminalSafeJSON.escaped(text))
+  }
+}
