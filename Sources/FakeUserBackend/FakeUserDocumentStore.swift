@@ -42,7 +42,8 @@ public struct FakeUserDocumentStore: UserDocumentStore {
     async throws(UserBackendError) -> DocumentCreation
   {
     try Self.check(userID)
-    try DocumentValidation.validateCreate(fields)
+    try DocumentValidation.validateCreate(
+      fields, reserved: DocumentValidation.reservedFieldNames)
     let owner = try await ownerID(userID)
     let result = try call {
       try backend.store.createDocumentIfAbsent(userID: owner, fields: fields)
@@ -56,7 +57,8 @@ public struct FakeUserDocumentStore: UserDocumentStore {
     userID: String?, setting fields: [String: DocumentValue], removing: Set<String>
   ) async throws(UserBackendError) -> UserDocument {
     try Self.check(userID)
-    try DocumentValidation.validateUpdate(setting: fields, removing: removing)
+    try DocumentValidation.validateUpdate(
+      setting: fields, removing: removing, reserved: DocumentValidation.reservedFieldNames)
     let owner = try await ownerID(userID)
     return try call {
       try backend.store.updateDocument(userID: owner, setting: fields, removing: removing)

@@ -10,6 +10,16 @@ import Foundation
 /// timestamps between 0001-01-01 and 9999-12-31 UTC. ``DocumentValue/serverTimestamp`` is
 /// refused inside arrays (Firestore transforms address fields, not array elements).
 ///
+/// **Names: one rule on every backend.** A name is refused when any backend reserves it,
+/// so a document written on one backend can be written on every other:
+/// - no name at any level (a field or a map key) starts with `__`: Firestore reserves
+///   `__…__` and NCMB reads `__type` and `__op` as a value's type and an operation (at the
+///   top level of the user object too: `__type` beside `iso` is an NCMB `Date`);
+/// - no top-level field is one of ``reservedFieldNames`` (the members of the NCMB user
+///   object, which holds the document there, and the NCMB adapter's own).
+/// The store the emulator serves both wire protocols from applies the first rule only
+/// (its NCMB side keeps the user object's members apart itself).
+///
 /// Errors are `.invalidInput(field:reason:)` with `field` the value's path:
 /// `"fields.<name>"`, `"fields.<name>.<nested name>"`, `"fields.<name>[<index>]"`
 /// (an overlong name is shortened in the path), or `"fields"` for the whole document.
@@ -18,6 +28,18 @@ public enum DocumentValidation {
   public static let maximumDocumentSize = 1_048_576
   /// The longest field name, in UTF-8 bytes: 1,500.
   public static let maximumFieldNameBytes = 1_500
+  /// Top-level names no document may use: the NCMB user object's own members (`objectId`,
+  /// `createDate`, `updateDate`, `acl`, `authData`, `sessionToken`, `mailAddressConfirm`,
+  /// `userName`, `mailAddress`, `password`, `_id`), the profile fields the NCMB adapter
+  /// keeps on it (`displayName`, `photoURL`) and its document markers
+  /// (`documentCreateDate`, `documentCreateNonce`). The fake and the Firebase adapter
+  /// refuse them too (``validateUpdate(setting:removing:reserved:)`` with this set), so a
+  /// document is portable.
+  public static let reservedFieldNames: Set<String> = [
+    "objectId", "createDate", "updateDate", "acl", "authData", "sessionToken",
+    "mailAddressConfirm", "userName", "mailAddress", "password", "_id", "displayName",
+    "photoURL", "documentCreateDate", "documentCreateNonce",
+  ]
   /// The deepest nesting: a document's own fields are at depth 1, a value inside a map or
   /// array one deeper than the map or array; no value deeper than 20.
   public static let maximumDepth = 20
@@ -40,7 +62,8 @@ public enum DocumentValidation {
   ///
   /// - Parameters:
   ///   - fields: the fields to write.
-  ///   - reserved: top-level names the backend keeps for itself (NCMB `objectId`, `acl`, …).
+  ///   - reserved: top-level names refused besides the `__` rule: the stores behind
+  ///     ``UserDocumentStore`` pass ``reservedFieldNames``.
   /// - Throws: ``UserBackendError`` `.invalidInput(field:reason:)` naming the field.
   public static func validateCreate(
     _ fields: [String: DocumentValue], reserved: Set<String> = []
@@ -55,7 +78,8 @@ public enum DocumentValidation {
   /// - Parameters:
   ///   - fields: the fields to set.
   ///   - removing: the top-level fields to remove.
-  ///   - reserved: top-level names the backend keeps for itself.
+  ///   - reserved: top-level names refused besides the `__` rule (``reservedFieldNames``
+  ///     for a ``UserDocumentStore``).
   /// - Throws: ``UserBackendError`` `.invalidInput(field:reason:)` naming the field.
   public static func validateUpdate(
     setting fields: [String: DocumentValue], removing: Set<String>,
@@ -120,6 +144,11 @@ public enum DocumentValidation {
     guard !name.isEmpty else { throw invalid(path, "a field name must not be empty") }
     guard name.utf8.count <= maximumFieldNameBytes else {
       throw invalid(path, "a field name is at most \(maximumFieldNameBytes) UTF-8 bytes")
+    }
+    guard !name.hasPrefix("__") else {
+      throw invalid(
+        path,
+        "a name must not start with __ (Firestore reserves __…__, NCMB reads __type and __op)")
     }
     guard !reserved.contains(name) else {
       throw invalid(path, "is a name the backend reserves")

@@ -8,8 +8,9 @@ import Foundation
 /// signed-in user; another user's ID is refused by the backend's owner rule with
 /// `.permissionDenied` (the request is still sent, so a test proves the server's rule).
 ///
-/// Field names are non-empty; a backend refuses the names it reserves (NCMB `objectId`,
-/// `acl`, …) with `.invalidInput(field: "fields.<name>")` before any request.
+/// Field names are non-empty, and every backend refuses the names any backend reserves
+/// (``DocumentValidation``: no name starting with `__`, no top-level NCMB user member such
+/// as `objectId` or `acl`) with `.invalidInput(field: "fields.<name>")` before any request.
 public protocol UserDocumentStore: Sendable {
   /// Reads a document.
   /// - Returns: the document, or `nil` when it does not exist (not an error).

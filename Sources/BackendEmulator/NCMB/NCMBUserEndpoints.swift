@@ -9,7 +9,7 @@ extension NCMBHandler {
   /// account, 200 existing one.
   func createUser(_ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
     let body = context.body
-    if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
+    try Self.checkUserMembers(body, creating: true)  // NCMBUserMemberRules.swift
     if let authData = body.object("authData") { return try authDataSignIn(authData) }
     guard let rawUserName = body.string("userName"), !rawUserName.trimmingSpaces().isEmpty
     else { throw .empty("userName") }
@@ -48,23 +48,27 @@ extension NCMBHandler {
   /// `PUT users/{objectId}`: the owner may change the `userName`
   /// (``changeUserName(of:to:password:)``: on an anonymous user, with a password, this
   /// turns the guest into a password account with the same `objectId`), the password and
-  /// the `mailAddress` (``changeMailAddress(of:to:)``); changing `authData` is not supported
-  /// by this emulator (`E403003`).
+  /// the `mailAddress` (``changeMailAddress(of:to:)``). A member the emulator would not
+  /// apply is refused (``checkUserMembers(_:creating:)``: read-only members `E403005`,
+  /// `authData` `E403003`, …). Every check that needs no write runs before the first
+  /// write, so a refused body changes nothing.
   func updateUser(id: String, _ context: NCMBRequestContext) throws(NCMBError) -> HTTPResponse {
     var user = try ownedUser(id: id, context)
     let body = context.body
-    if body.has("sessionToken") { throw .mustNotBeEntered("sessionToken") }
+    try Self.checkUserMembers(body, creating: false)  // NCMBUserMemberRules.swift
     let fieldWrite = try userFieldWrite(body)  // custom fields and acl: NCMBUserFields.swift
+    if let userName = body.string("userName") { _ = try Self.validUserName(userName) }
+    if let mail = body.string("mailAddress") {
+      let canonical = try Self.validMailAddress(mail)
+      if canonical != user.email, try ncmbStore({ try store.user(email: canonical) }) != nil {
+        throw .duplicate("mailAddress")
+      }
+    }
     if let userName = body.string("userName") {
       user = try changeUserName(of: user, to: userName, password: body.string("password"))
     }
     if let mail = body.string("mailAddress") { try changeMailAddress(of: user, to: mail) }
-    if body.has("authData") { throw .prohibited }
-    if body.has("password") {
-      guard let password = body.string("password"), !password.isEmpty else {
-        throw .empty("password")
-      }
-      try Self.checkPassword(password)
+    if let password = body.string("password") {
       try ncmbStore { try store.updatePassword(userID: id, to: password) }
     }
     try apply(fieldWrite, userID: id)

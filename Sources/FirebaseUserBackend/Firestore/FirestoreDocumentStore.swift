@@ -303,40 +303,14 @@ struct FirestoreDocumentStore: UserDocumentStore {
     return try FirestoreLocation.documentID(userID)
   }
 
-  /// The shared checks (``DocumentValidation``), then Firestore's own: no name (also of a
-  /// map key) of the form `__…__`.
+  /// The shared checks (``DocumentValidation``, with its ``DocumentValidation/reservedFieldNames``),
+  /// which cover Firestore's own reserved names (`__…__`, also of a map key).
   /// - Throws: `.invalidInput(field:)` with the value's path (`"fields.<name>"`,
   ///   `"fields.<name>.<key>"`, `"fields.<name>[<index>]"`).
   static func check(fields: [String: DocumentValue], removing: Set<String>)
     throws(UserBackendError)
   {
-    try DocumentValidation.validateUpdate(setting: fields, removing: removing)
-    func refuse(_ path: String) -> UserBackendError {
-      UserBackendError(
-        .invalidInput(field: path, reason: "names of the form __…__ are reserved by Firestore"))
-    }
-    func checkKeys(_ value: DocumentValue, path: String) throws(UserBackendError) {
-      switch value {
-      case .map(let entries):
-        for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
-          if isReserved(key) { throw refuse(path + "." + key) }
-          try checkKeys(entry, path: path + "." + key)
-        }
-      case .array(let values):
-        for (index, entry) in values.enumerated() {
-          try checkKeys(entry, path: "\(path)[\(index)]")
-        }
-      default: break
-      }
-    }
-    for name in removing.sorted() where isReserved(name) { throw refuse("fields." + name) }
-    for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-      if isReserved(name) { throw refuse("fields." + name) }
-      try checkKeys(value, path: "fields." + name)
-    }
-  }
-
-  private static func isReserved(_ name: String) -> Bool {
-    name.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
+    try DocumentValidation.validateUpdate(
+      setting: fields, removing: removing, reserved: DocumentValidation.reservedFieldNames)
   }
 }

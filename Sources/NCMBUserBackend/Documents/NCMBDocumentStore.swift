@@ -44,11 +44,8 @@ struct NCMBDocumentStore: UserDocumentStore {
   /// The user object's members that are not document fields: the service's own, the
   /// profile fields ``NCMBUserBackend/updateProfile(displayName:photoURL:)`` keeps on the
   /// user object (`displayName`, `photoURL`), and the document's markers.
-  static let reservedFields: Set<String> = [
-    "objectId", "createDate", "updateDate", "acl", "authData", "sessionToken",
-    "mailAddressConfirm", "userName", "mailAddress", "password", "_id", "displayName",
-    "photoURL", createDateField, nonceField,
-  ]
+  /// The shared ``DocumentValidation/reservedFieldNames``, which list them all.
+  static let reservedFields: Set<String> = DocumentValidation.reservedFieldNames
 
   /// Serialises creates in this process.
   private static let creations = AsyncGate()
@@ -244,9 +241,9 @@ struct NCMBDocumentStore: UserDocumentStore {
     return try NCMBUserID.checkGiven(userID)
   }
 
-  /// The shared checks (``DocumentValidation``, with the reserved names), then NCMB's: no
-  /// map key starting with `__` (the service reads `__type` and `__op`), only finite
-  /// doubles (JSON has no NaN or infinity).
+  /// The shared checks (``DocumentValidation``, with the reserved names; they refuse every
+  /// name starting with `__`, which the service reads as `__type` and `__op`), then NCMB's:
+  /// only finite doubles (JSON has no NaN or infinity).
   /// - Throws: `.invalidInput(field:)` with the value's path (`"fields.<name>"`,
   ///   `"fields.<name>.<key>"`, `"fields.<name>[<index>]"`).
   static func check(fields: [String: DocumentValue], removing: Set<String>)
@@ -263,9 +260,6 @@ struct NCMBDocumentStore: UserDocumentStore {
         throw invalid(path, "NCMB cannot store NaN or infinity")
       case .map(let entries):
         for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
-          if key.hasPrefix("__") {
-            throw invalid(path + "." + key, "a map key must not start with __ on NCMB")
-          }
           try checkValue(entry, path: path + "." + key)
         }
       case .array(let values):
