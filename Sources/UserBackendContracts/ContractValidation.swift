@@ -48,7 +48,8 @@ enum ContractValidation {
   ) throws {
     if case .addDevice = step.operation {
       guard step.label != nil else {
-        throw Issue(keyPath: path + ".label", message: "addDevice needs a label (the device's name)")
+        throw Issue(
+          keyPath: path + ".label", message: "addDevice needs a label (the device's name)")
       }
       if step.expectation != nil {
         throw Issue(keyPath: path + ".expect", message: "addDevice cannot expect anything")
