@@ -30,16 +30,18 @@ public final class FakeUserBackend: UserBackend {
   /// `"fake"`.
   public let backendID = "fake"
 
-  /// Every capability: email and user-name passwords, token refresh, anonymous, phone
+  /// Email and user-name passwords, token refresh, anonymous, phone
   /// and identity-provider sign-in, password reset, account deletion, auth state changes,
   /// and account management (reload, profile, password, email, verification, reset
-  /// completion, reauthentication, guest upgrade).
+  /// completion, reauthentication, guest upgrade), and a password change that revokes the
+  /// other devices' refresh tokens. Not a server-side sign-out: like Firebase, `signOut()`
+  /// leaves the refresh token valid in the store.
   public let capabilities: Set<Capability> = [
     .emailPassword, .usernamePassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
     .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
     .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
     .passwordResetCompletion, .reauthentication, .recentLoginRequirement, .anonymousUpgrade,
-    .userDocuments,
+    .userDocuments, .passwordChangeRevokesSessions,
   ]
 
   /// The accounts and tokens (the "server").

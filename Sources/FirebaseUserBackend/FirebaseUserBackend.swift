@@ -24,13 +24,14 @@ public final class FirebaseUserBackend: UserBackend {
   /// password reset, account deletion, auth state changes, account management (reload,
   /// profile, password and email changes, email verification, completing a password
   /// reset, re-authentication, upgrading a guest) and user documents (Firestore; they need
-  /// the project ID, else `.misconfigured` naming it).
+  /// the project ID, else `.misconfigured` naming it); a password change revokes the
+  /// other devices' tokens. Sign-out is the device's only (no server call).
   public let capabilities: Set<Capability> = [
     .emailPassword, .tokenRefresh, .anonymousSignIn, .phoneNumberSignIn,
     .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
     .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
     .passwordResetCompletion, .reauthentication, .recentLoginRequirement, .anonymousUpgrade,
-    .userDocuments,
+    .userDocuments, .passwordChangeRevokesSessions,
   ]
   /// The configuration this backend was made with.
   public let configuration: FirebaseConfiguration

@@ -42,14 +42,15 @@ public final class NCMBUserBackend: UserBackend {
   /// Email and user-name passwords, anonymous sign-in, Sign in with Apple, password reset,
   /// account deletion, auth state changes, account management (reload, profile as custom
   /// user fields, password and email changes, re-authentication, upgrading a guest) and
-  /// user documents (the user object's own fields). Not phone sign-in, not token refresh;
-  /// not email verification or completing a password reset, for which the service has no
-  /// API (its mails link to its own pages).
+  /// user documents (the user object's own fields); sign-out revokes the session token on
+  /// the server (`GET logout`). Not phone sign-in, not token refresh; not email
+  /// verification or completing a password reset, for which the service has no API (its
+  /// mails link to its own pages); a password change keeps the session token valid.
   public let capabilities: Set<Capability> = [
     .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
     .passwordReset, .accountDeletion, .authStateChanges,
     .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .reauthentication,
-    .anonymousUpgrade, .userDocuments,
+    .anonymousUpgrade, .userDocuments, .signOutRevokesSession,
   ]
 
   /// The configuration in use.

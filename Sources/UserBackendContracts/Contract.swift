@@ -89,7 +89,8 @@ public enum VariableKind: String, Sendable, Hashable, Codable, CaseIterable {
 /// later steps use to refer back (`"sameUserAs": "label"`).
 ///
 /// JSON: `{"label": "a", "op": "signUp", "input": {...}, "expect": {...}}`; only `op`
-/// is required. Without `expect` the operation must succeed.
+/// is required. Without `expect` the operation must succeed. `"device": "label"` runs the
+/// step on the second device of an earlier `addDevice` step instead of the main one.
 public struct ContractStep: Sendable, Hashable, Codable {
   /// The name later steps use to refer to this step's user, token or verification.
   public var label: String?
@@ -97,23 +98,32 @@ public struct ContractStep: Sendable, Hashable, Codable {
   public var operation: ContractOperation
   /// What must come out, or `nil` for "succeeds".
   public var expectation: Expectation?
+  /// The label of the `addDevice` step whose device runs this step, or `nil` for the main
+  /// backend.
+  public var device: String?
 
   /// A step value.
-  public init(label: String? = nil, _ operation: ContractOperation, expect: Expectation? = nil) {
+  public init(
+    label: String? = nil, _ operation: ContractOperation, expect: Expectation? = nil,
+    device: String? = nil
+  ) {
     self.label = label
     self.operation = operation
     self.expectation = expect
+    self.device = device
   }
 
-  private enum CodingKeys: String, CodingKey { case label, expect }
+  private enum CodingKeys: String, CodingKey { case label, expect, device }
 
   /// Decodes a step.
   /// - Throws: `DecodingError.keyNotFound` when `op` (or a required `input`) is missing,
   ///   a format error for an unknown operation, key or value.
   public init(from decoder: any Decoder) throws {
-    try ContractFormatError.checkKeys(decoder, allowed: ["label", "op", "input", "expect"])
+    try ContractFormatError.checkKeys(
+      decoder, allowed: ["label", "op", "input", "expect", "device"])
     let container = try decoder.container(keyedBy: CodingKeys.self)
     label = try container.decodeIfPresent(String.self, forKey: .label)
+    device = try container.decodeIfPresent(String.self, forKey: .device)
     operation = try ContractOperation.decodeOperation(from: decoder)
     expectation = try container.decodeIfPresent(Expectation.self, forKey: .expect)
   }
@@ -124,5 +134,6 @@ public struct ContractStep: Sendable, Hashable, Codable {
     try container.encodeIfPresent(label, forKey: .label)
     try operation.encodeOperation(to: encoder)
     try container.encodeIfPresent(expectation, forKey: .expect)
+    try container.encodeIfPresent(device, forKey: .device)
   }
 }

@@ -14,6 +14,8 @@ struct ContractExecution {
   var latestVerificationID: String?
   var subscriptions: [String: EventCollector] = [:]
   var latestSubscription: EventCollector?
+  /// The second devices of `addDevice` steps, by label.
+  var devices: [String: any UserBackend] = [:]
   /// Tokens and passwords seen in this run, scrubbed from every failure text.
   var secrets: Set<String> = []
   /// Out-of-band codes the operations met, scrubbed likewise.
@@ -33,7 +35,11 @@ struct ContractExecution {
       }
       let result: Result<StepValue, any Error>
       do {
-        result = .success(try await execute(step.operation, label: step.label, index: index))
+        if let device = step.device {
+          result = .success(try await executeOnDevice(step.operation, device: device))
+        } else {
+          result = .success(try await execute(step.operation, label: step.label, index: index))
+        }
       } catch let skip as ContractSkip {
         throw skip
       } catch let failure as StepFailure {
@@ -88,10 +94,24 @@ struct ContractExecution {
     }
   }
 
+  /// Runs a step on the device of the `addDevice` step labelled `device`.
+  private func executeOnDevice(_ operation: ContractOperation, device: String) async throws
+    -> StepValue
+  {
+    guard let backend = devices[device] else {
+      throw StepFailure(expected: "the device of step \"\(device)\"", actual: "no such device")
+    }
+    return try await operationContext.perform(operation, on: backend)
+  }
+
   private mutating func execute(_ operation: ContractOperation, label: String?, index: Int)
     async throws -> StepValue
   {
     switch operation {
+    case .addDevice:
+      let device = try await deviceBackend()
+      devices[label ?? "#\(index)"] = device
+      return .none
     case .restart:
       do {
         backend = try await environment.makeBackend(sessionStore: store)
@@ -173,14 +193,17 @@ struct ContractExecution {
     guard input.devices else {
       return Array(repeating: backend, count: input.operations.count)
     }
+    var backends: [any UserBackend] = []
+    for _ in input.operations { backends.append(try await deviceBackend()) }
+    return backends
+  }
+
+  /// A new backend over a copy of the current session: another device signed in as the
+  /// same user, holding the same tokens.
+  private func deviceBackend() async throws -> any UserBackend {
     do {
       let state = try await store.load()
-      var backends: [any UserBackend] = []
-      for _ in input.operations {
-        backends.append(
-          try await environment.makeBackend(sessionStore: InMemorySessionStore(state)))
-      }
-      return backends
+      return try await environment.makeBackend(sessionStore: InMemorySessionStore(state))
     } catch {
       throw StepFailure(expected: "a backend per device", actual: describeError(error))
     }

@@ -104,8 +104,17 @@ public struct OutOfBandCodeNotFound: Error, Sendable, Hashable, CustomStringConv
 public struct ContractSkip: Error, Sendable, Hashable, CustomStringConvertible {
   /// Why, e.g. `"no cassette Recordings/firebase/x.har"`.
   public var reason: String
-  /// A skip with a reason.
-  public init(_ reason: String) { self.reason = reason }
+  /// `true` when the environment, not the backend, cannot do what the contract needs: it
+  /// cannot see SMS or out-of-band messages, or has no controllable clock (live runs).
+  /// Such a skip says nothing about the backend, so ``SkipMatrix`` does not judge it
+  /// (``ContractResult/skippedByEnvironment``).
+  public var byEnvironment: Bool
+  /// A skip with a reason; `byEnvironment` as described there (default `false`: a skip the
+  /// skip matrix judges, such as a missing cassette).
+  public init(_ reason: String, byEnvironment: Bool = false) {
+    self.reason = reason
+    self.byEnvironment = byEnvironment
+  }
   /// The reason.
   public var description: String { reason }
 }

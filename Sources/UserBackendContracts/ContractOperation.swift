@@ -69,6 +69,11 @@ public enum OperationName: String, Sendable, Hashable, Codable, CaseIterable {
   /// `UserDocumentStore.ensureDocument(for:displayName:)` for the signed-in user; input
   /// `{"displayName": String}` (optional, default `"anonymous"`).
   case ensureDocument
+  /// A second device signed in as the same user: a new backend instance over a copy of
+  /// the current session (its tokens), named by the step's label; no input. A later step
+  /// with `"device": "label"` runs on it, so a contract can present an old credential
+  /// after the first device signed out, changed the password or deleted the account.
+  case addDevice
 }
 
 /// What a step does, with its input already typed.
@@ -133,6 +138,8 @@ public enum ContractOperation: Sendable, Hashable {
   case deleteDocument(DocumentTarget)
   /// The source app's "ensure the document exists" flow.
   case ensureDocument(displayName: String?)
+  /// A second device: a new backend over a copy of the current session.
+  case addDevice
 
   /// The operation's name as written in contract files.
   public var name: OperationName {
@@ -167,6 +174,7 @@ public enum ContractOperation: Sendable, Hashable {
     case .updateDocument: .updateDocument
     case .deleteDocument: .deleteDocument
     case .ensureDocument: .ensureDocument
+    case .addDevice: .addDevice
     }
   }
 }
@@ -257,7 +265,7 @@ public struct ConcurrentInput: Sendable, Hashable, Codable {
       try ContractFormatError.checkKeys(decoder, allowed: ["op", "input"])
       operation = try ContractOperation.decodeOperation(from: decoder)
       let forbidden: Set<OperationName> = [
-        .restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents,
+        .restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents, .addDevice,
       ]
       if forbidden.contains(operation.name) {
         throw ContractFormatError.invalid(

@@ -128,9 +128,10 @@ extension ContractOperation {
     case .ensureDocument:
       return .ensureDocument(displayName: try optionalInput(DisplayName.self)?.displayName)
     case .currentUser, .signOut, .restart, .signInAnonymously, .deleteAccount,
-      .authStateChanges, .reload, .sendEmailVerification:
+      .authStateChanges, .reload, .sendEmailVerification, .addDevice:
       _ = try optionalInput(NoInput.self)
       switch name {
+      case .addDevice: return .addDevice
       case .currentUser: return .currentUser
       case .signOut: return .signOut
       case .restart: return .restart
@@ -182,7 +183,7 @@ extension ContractOperation {
         try container.encode(DisplayName(displayName: displayName), forKey: .input)
       }
     case .currentUser, .signOut, .restart, .signInAnonymously, .deleteAccount,
-      .authStateChanges, .reload, .sendEmailVerification:
+      .authStateChanges, .reload, .sendEmailVerification, .addDevice:
       break
     }
   }

@@ -8,12 +8,20 @@ public struct ContractResult: Sendable, Hashable, Codable {
   public var harness: String
   /// Passed, failed or skipped.
   public var outcome: ContractOutcome
+  /// `true` for a skip caused by the environment rather than the backend (no controllable
+  /// clock, no view of SMS or out-of-band messages: a live run). ``SkipMatrix`` pins what
+  /// each backend lacks, so it does not judge these: a live run against a correct server
+  /// can succeed. `false` for every other result.
+  public var skippedByEnvironment: Bool
 
   /// A result value.
-  public init(contract: String, harness: String, outcome: ContractOutcome) {
+  public init(
+    contract: String, harness: String, outcome: ContractOutcome, skippedByEnvironment: Bool = false
+  ) {
     self.contract = contract
     self.harness = harness
     self.outcome = outcome
+    self.skippedByEnvironment = skippedByEnvironment
   }
 }
 

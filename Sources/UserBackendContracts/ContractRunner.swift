@@ -72,25 +72,33 @@ public struct ContractRunner: Sendable {
     _ contract: Contract, on harness: any ContractHarness,
     eventTimeout: Duration = ContractRunner.standardEventTimeout
   ) async -> ContractResult {
-    func result(_ outcome: ContractOutcome) -> ContractResult {
-      ContractResult(contract: contract.name, harness: harness.name, outcome: outcome)
+    func result(_ outcome: ContractOutcome, byEnvironment: Bool = false) -> ContractResult {
+      ContractResult(
+        contract: contract.name, harness: harness.name, outcome: outcome,
+        skippedByEnvironment: byEnvironment)
     }
     let proposed = ContractVariables.propose(for: contract)
     let environment: any ContractEnvironment
     do {
       environment = try await harness.makeEnvironment(for: contract, variables: proposed)
     } catch let skip as ContractSkip {
-      return result(.skipped(reason: skip.reason))
+      return result(.skipped(reason: skip.reason), byEnvironment: skip.byEnvironment)
     } catch {
       return result(.failed(setupFailure("an environment", error)))
     }
+    // What the backend lacks is named first and alone: that is what skips.json pins per
+    // backend. A missing clock is the environment's (a live run), reported as such.
     let missing = contract.requires.filter { capability in
-      capability == Contract.controllableClock
-        ? environment.clock == nil : !environment.capabilities.contains(capability)
+      capability != Contract.controllableClock && !environment.capabilities.contains(capability)
     }
     if !missing.isEmpty {
       return result(
         .skipped(reason: "missing capability " + missing.map(\.rawValue).joined(separator: ", ")))
+    }
+    if contract.requires.contains(Contract.controllableClock), environment.clock == nil {
+      return result(
+        .skipped(reason: "the environment has no controllable clock (controllableClock)"),
+        byEnvironment: true)
     }
     let backend: any UserBackend
     let store = InMemorySessionStore()
@@ -108,14 +116,16 @@ public struct ContractRunner: Sendable {
     do {
       failure = try await execution.run()
     } catch let skip as ContractSkip {
-      return result(.skipped(reason: skip.reason))
+      return result(.skipped(reason: skip.reason), byEnvironment: skip.byEnvironment)
     } catch {
       failure = setupFailure("the steps to run", error)
     }
     do {
       try await environment.finish(passed: failure == nil)
     } catch let skip as ContractSkip {
-      return result(failure.map { .failed($0) } ?? .skipped(reason: skip.reason))
+      return result(
+        failure.map { .failed($0) } ?? .skipped(reason: skip.reason),
+        byEnvironment: failure == nil && skip.byEnvironment)
     } catch {
       if failure == nil {
         return result(

@@ -25,6 +25,7 @@ enum ContractValidation {
         throw Issue(
           keyPath: path + ".op", message: "advanceClock needs \"controllableClock\" in requires")
       }
+      try checkDevice(step, path: path, labels: labels)
       if case .expectEvents = step.operation, !labels.values.contains(.authStateChanges) {
         throw Issue(
           keyPath: path + ".op", message: "expectEvents needs an earlier authStateChanges step")
@@ -37,6 +38,35 @@ enum ContractValidation {
       } else if case .authStateChanges = step.operation {
         labels["#subscription\(index)"] = .authStateChanges
       }
+    }
+  }
+
+  /// `addDevice` is labelled (its label names the device); `device` names an earlier
+  /// `addDevice` step and carries an operation a device can run.
+  private static func checkDevice(
+    _ step: ContractStep, path: String, labels: [String: OperationName]
+  ) throws {
+    if case .addDevice = step.operation {
+      guard step.label != nil else {
+        throw Issue(
+          keyPath: path + ".label", message: "addDevice needs a label (the device's name)")
+      }
+      if step.expectation != nil {
+        throw Issue(keyPath: path + ".expect", message: "addDevice cannot expect anything")
+      }
+    }
+    guard let device = step.device else { return }
+    guard labels[device] == .addDevice else {
+      throw Issue(
+        keyPath: path + ".device", message: "no earlier addDevice step is labelled \"\(device)\"")
+    }
+    let mainOnly: Set<OperationName> = [
+      .restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents, .addDevice,
+    ]
+    if mainOnly.contains(step.operation.name) {
+      throw Issue(
+        keyPath: path + ".device",
+        message: "\(step.operation.name.rawValue) runs on the main backend only")
     }
   }
 

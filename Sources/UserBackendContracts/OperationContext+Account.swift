@@ -54,7 +54,8 @@ extension OperationContext {
         actual: describeError(error))
     }
     guard let code else {
-      throw ContractSkip("the environment cannot read out-of-band (\(kind.rawValue)) codes")
+      throw ContractSkip(
+        "the environment cannot read out-of-band (\(kind.rawValue)) codes", byEnvironment: true)
     }
     secrets.insert(code)
     return wrong ? Self.wrongOutOfBandCode : code

@@ -50,7 +50,7 @@ struct OperationContext: Sendable {
       return try await performAccountOperation(operation, on: backend)
     case .getDocument, .createDocument, .updateDocument, .deleteDocument, .ensureDocument:
       return try await performDocumentOperation(operation, on: backend)
-    case .restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents:
+    case .restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents, .addDevice:
       throw ContractExecution.StepFailure(
         expected: "an operation that can run here", actual: operation.name.rawValue)
     }
@@ -85,7 +85,7 @@ struct OperationContext: Sendable {
         expected: "the environment to read the SMS code", actual: describeError(error))
     }
     guard let code else {
-      throw ContractSkip("the environment cannot read SMS verification codes")
+      throw ContractSkip("the environment cannot read SMS verification codes", byEnvironment: true)
     }
     let sent = input.wrongCode ? Self.wrongCode(for: code) : code
     return .session(try await backend.signIn(verificationID: id, code: sent))

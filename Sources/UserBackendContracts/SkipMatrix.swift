@@ -73,8 +73,12 @@ public struct SkipMatrix: Sendable, Hashable, Codable {
     backends[Self.backend(ofHarness: harness)]?[contract]
   }
 
-  /// Why `result` violates the matrix, or `nil` when it agrees.
+  /// Why `result` violates the matrix, or `nil` when it agrees. A skip caused by the
+  /// environment (``ContractResult/skippedByEnvironment``: no controllable clock, no view of
+  /// SMS or out-of-band messages, as on a live run) is not judged: the matrix pins what a
+  /// backend lacks, and such a skip says nothing about the backend.
   public func violation(_ result: ContractResult) -> String? {
+    if result.skippedByEnvironment { return nil }
     let pinned = pinned(contract: result.contract, harness: result.harness)
     let run = "\(result.contract) on \(result.harness)"
     switch (result.outcome, pinned) {

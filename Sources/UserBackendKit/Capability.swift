@@ -60,4 +60,13 @@ public struct Capability: RawRepresentable, Hashable, Codable, Sendable, Compara
   public static let anonymousUpgrade: Capability = "anonymousUpgrade"
   /// ``UserBackend/userDocuments``: the signed-in user's own document, owner-only.
   public static let userDocuments: Capability = "userDocuments"
+  /// ``UserBackend/signOut()`` revokes the session on the server: its token is refused
+  /// afterwards, also on another device holding a copy (NCMB `GET logout`). Firebase signs
+  /// out on the device only (the refresh token stays valid until revoked, the ID token
+  /// until it expires), and the fake does as Firebase.
+  public static let signOutRevokesSession: Capability = "signOutRevokesSession"
+  /// ``UserBackend/updatePassword(_:)`` signs every other device out: the server revokes
+  /// the account's earlier tokens and the device that made the change gets new ones
+  /// (Firebase, the fake). NCMB keeps the session token valid.
+  public static let passwordChangeRevokesSessions: Capability = "passwordChangeRevokesSessions"
 }

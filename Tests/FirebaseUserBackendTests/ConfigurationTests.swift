@@ -147,7 +147,7 @@ struct ConfigurationTests {
         .identityProviderSignIn, .passwordReset, .accountDeletion, .authStateChanges,
         .userReload, .profileUpdate, .passwordUpdate, .emailUpdate, .emailVerification,
         .passwordResetCompletion, .reauthentication, .recentLoginRequirement,
-        .anonymousUpgrade, .userDocuments,
+        .anonymousUpgrade, .userDocuments, .passwordChangeRevokesSessions,
       ])
   }
 

@@ -105,6 +105,7 @@ struct NCMBSecretsAndOptionsTests {
         .emailPassword, .usernamePassword, .anonymousSignIn, .identityProviderSignIn,
         .passwordReset, .accountDeletion, .authStateChanges, .userReload, .profileUpdate,
         .passwordUpdate, .emailUpdate, .reauthentication, .anonymousUpgrade, .userDocuments,
+        .signOutRevokesSession,
       ])
     // The service has no API to apply a verification code or finish a reset.
     #expect(!backend.capabilities.contains(.emailVerification))

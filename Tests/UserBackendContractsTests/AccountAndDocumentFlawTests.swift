@@ -9,6 +9,17 @@ import UserBackendKit
 /// it, with a message naming the expectation and what differed.
 @Suite(.timeLimit(.minutes(2))) struct AccountAndDocumentFlawTests {
   static let cases: [FlawCase] = [
+    // error sessionExpired on a second device: the server must stop honouring the old
+    // credential (a server that revokes nothing passes every check of the first device)
+    FlawCase(
+      flaw: .signOutRevokesNothing, contract: "signed-out-token-refused-by-server", step: 5,
+      mentions: ["error sessionExpired", "got a token ("]),
+    FlawCase(
+      flaw: .passwordChangeRevokesNothing, contract: "password-change-signs-out-other-devices",
+      step: 5, mentions: ["error sessionExpired", "got a token ("]),
+    FlawCase(
+      flaw: .deletionRevokesNothing, contract: "deleted-account-other-device-signed-out",
+      step: 5, mentions: ["error sessionExpired", "got a token ("]),
     // user: displayName after reload (the profile must be stored, not only answered)
     FlawCase(
       flaw: .profileNotStored, contract: "update-profile-round-trip", step: 3,
@@ -88,7 +99,8 @@ import UserBackendKit
     "document-fields-round-trip", "document-update-merges-and-removes",
     "other-users-document-is-permission-denied", "document-requires-sign-in",
     "concurrent-ensure-document-creates-one", "account-deletion-removes-document",
-    "get-absent-document-is-nil",
+    "get-absent-document-is-nil", "signed-out-token-refused-by-server",
+    "password-change-signs-out-other-devices", "deleted-account-other-device-signed-out",
   ]
 
   @Test(arguments: newContracts)
@@ -121,6 +133,9 @@ import UserBackendKit
       return
     }
     #expect(reason.contains("out-of-band"), "\(reason)")
+    // The environment's skip, not the backend's: the skip matrix does not judge it.
+    #expect(result.skippedByEnvironment)
+    #expect(SkipMatrix(backends: [:]).violation(result) == nil)
   }
 
   /// Neither the out-of-band code nor a password reaches a failure report.

@@ -129,6 +129,11 @@ extension MemoryBackend {
       account.previousPasswords.append(account.password)
       account.password = valid.password
     }
+    // Like Firebase: every earlier token is revoked, this device gets new ones.
+    if !has(.passwordChangeRevokesNothing) {
+      server.revokeEveryRefreshToken(of: session.user.id)
+      try await saveSession(makeSession(session.user, isNewUser: false))
+    }
   }
 
   func updateEmail(_ newEmail: String) async throws(UserBackendError) -> User {
@@ -231,6 +236,7 @@ extension MemoryBackend {
     let session = try await requireSession()
     server.accounts.withLock { all in all = all.filter { $0.value.id != session.user.id } }
     server.documents.withLock { $0[session.user.id] = nil }
+    if !has(.deletionRevokesNothing) { server.revokeEveryRefreshToken(of: session.user.id) }
     try await saveSession(nil)
     broadcaster.publish(AuthStateChange(.signedOut, user: nil))
   }

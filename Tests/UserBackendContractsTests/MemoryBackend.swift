@@ -99,6 +99,14 @@ final class MemoryServer: Sendable {
     case documentsWithoutSignIn
     /// Documents answer another owner's ID.
     case documentWrongOwner
+    // Server-side sessions (MemoryBackend+Sessions.swift): the old credential must be
+    // refused after these, also on a second device holding a copy of the session.
+    /// `signOut` clears the device's session but revokes nothing on the server.
+    case signOutRevokesNothing
+    /// `updatePassword` leaves the account's other sessions valid.
+    case passwordChangeRevokesNothing
+    /// `deleteAccount` leaves the account's sessions valid.
+    case deletionRevokesNothing
   }
 
   let clock: ManualClock
@@ -110,6 +118,11 @@ final class MemoryServer: Sendable {
   let codes = LockedValue<[(email: String, kind: OutOfBandCodeKind, code: String, used: Bool)]>([])
   /// When each user last proved their password (sign-up, sign-in, reauthentication).
   let authenticatedAt = LockedValue<[String: Date]>([:])
+  /// Refresh tokens revoked one by one (sign-out).
+  let revokedRefreshTokens = LockedValue<Set<String>>([])
+  /// Per user, the number below which every refresh token is revoked (password change,
+  /// deletion).
+  let refreshTokensValidFrom = LockedValue<[String: Int]>([:])
   private let counter = Atomic<Int>(0)
   private let refreshCount = Atomic<Int>(0)
 
@@ -151,7 +164,7 @@ final class MemoryBackend: UserBackend {
       .passwordReset, .accountDeletion, .userReload, .profileUpdate, .passwordUpdate,
       .emailUpdate, .emailVerification, .passwordResetCompletion, .reauthentication,
       .recentLoginRequirement,
-      .anonymousUpgrade, .userDocuments,
+      .anonymousUpgrade, .userDocuments, .signOutRevokesSession, .passwordChangeRevokesSessions,
     ]
   }
 
@@ -307,6 +320,9 @@ final class MemoryBackend: UserBackend {
         .server(status: 500, code: nil, message: nil),
         message: "rejected token \(session.bearerToken)")
     }
+    if let token = session?.refreshToken, !has(.signOutRevokesNothing) {
+      server.revoke(refreshToken: token)
+    }
     if !has(.signOutKeepsSession) { try await saveSession(nil) }
     if wasSignedIn, !has(.silentSignOut) {
       broadcaster.publish(AuthStateChange(.signedOut, user: nil))
@@ -343,6 +359,11 @@ final class MemoryBackend: UserBackend {
     // A caller that read the session before another refresh finished gets that result.
     if shared, current.refreshToken != old { return current }
     server.noteRefresh()
+    guard server.isLive(refreshToken: old, userID: current.user.id) else {
+      try await saveSession(nil)
+      broadcaster.publish(AuthStateChange(.sessionRevoked, user: nil))
+      throw UserBackendError(.sessionExpired, backendCode: "REVOKED")
+    }
     await Task.yield()
     let fresh = makeSession(current.user, isNewUser: false)
     try await saveSession(fresh)

@@ -46,6 +46,31 @@ import UserBackendKit
     #expect(matrix.violation(pinned) == nil)
   }
 
+  /// A live run (no controllable clock, no view of codes) against a correct server must be
+  /// able to succeed: the backend's missing capabilities are named alone, as pinned, and
+  /// the environment's own skips are not judged by the matrix (they say nothing about the
+  /// backend). Before, the reason was "missing capability tokenRefresh, controllableClock"
+  /// and every clock contract was an unpinned skip, so a live run always exited 1.
+  @Test func theEnvironmentsOwnSkipsAreNotJudged() async throws {
+    let contracts = try [
+      "expired-token-refreshed-transparently", "requires-recent-login-then-reauthenticate",
+      "email-verification-with-code",
+    ].map(bundledContract)
+    let matrix = SkipMatrix(
+      backends: ["memory": ["expired-token-refreshed-transparently": ["tokenRefresh"]]])
+    var capabilities = MemoryBackend(server: MemoryServer(), sessionStore: InMemorySessionStore())
+      .capabilities
+    capabilities.remove(.tokenRefresh)
+    let live = MemoryHarness(
+      capabilities: capabilities, controllableClock: false, seesCodes: false)
+    let report = await ContractRunner(contracts: contracts, harnesses: [live]).run()
+    #expect(report.skippedCount == 3)
+    #expect(matrix.violations(report).isEmpty, "\(matrix.violations(report))")
+    let reasons = report.results.map(\.outcome)
+    #expect(reasons.first == .skipped(reason: "missing capability tokenRefresh"))
+    #expect(report.results.map(\.skippedByEnvironment) == [false, true, true])
+  }
+
   @Test func harnessesBelongToTheBackendBeforeTheFirstDash() {
     #expect(SkipMatrix.backend(ofHarness: "firebase-emulator-http") == "firebase")
     #expect(SkipMatrix.backend(ofHarness: "ncmb-replay") == "ncmb")

@@ -39,6 +39,11 @@ public struct EmulatorHarness: ContractHarness {
   public let route: Route
   /// PBKDF2 rounds for the store (low: the contracts test behaviour, not hashing cost).
   public var passwordHashIterations: Int
+  /// A deliberately broken server, for mutation tests of the contracts: wraps the
+  /// transport that reaches the emulator (in process or on loopback), so a test can answer
+  /// a request without forwarding it (a `GET logout` that revokes nothing) or change it,
+  /// and check that a contract fails. `nil` (the default): the emulator as it is.
+  public var serverFault: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 
   /// `<backend>-emulator` or `<backend>-emulator-http`.
   public var name: String {
@@ -52,6 +57,7 @@ public struct EmulatorHarness: ContractHarness {
     self.backend = backend
     self.route = route
     self.passwordHashIterations = passwordHashIterations
+    self.serverFault = nil
   }
 
   /// A fresh store, clock and (loopback) server; the proposed variables are used as given.
@@ -87,9 +93,10 @@ public struct EmulatorHarness: ContractHarness {
     case .loopback:
       transport = EmulatorTransport(emulator)
     }
+    let served = serverFault?(transport) ?? transport
     return EmulatorEnvironment(
       backend: backend, keys: keys,
-      transport: TickingTransport(wrapped: transport, clock: serverClock), store: store,
+      transport: TickingTransport(wrapped: served, clock: serverClock), store: store,
       adapterClock: clock,
       capabilities: capabilities, variables: variables, uuids: nil, server: server,
       recording: nil)
