@@ -184,7 +184,12 @@
         end(.failure(HTTPTransportError.invalidResponse(reason: "not an HTTP response")))
         return
       }
-      end(.success(HTTPResponse(status: status, headerFields: HTTPFields(fields), body: body)))
+      let headerFields = HTTPFields(fields)
+      if let problem = AnswerFraming.problem(headerFields) {
+        end(.failure(problem))
+        return
+      }
+      end(.success(HTTPResponse(status: status, headerFields: headerFields, body: body)))
     }
 
     /// Header bytes as text: UTF-8 when they are, ISO 8859-1 otherwise.

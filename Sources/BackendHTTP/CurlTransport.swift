@@ -117,7 +117,14 @@
         return LoaderFailure.unsupportedURL.error(loaderCode)
       case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
         return LoaderFailure.authenticationAsked.error(loaderCode)
+      case CURLE_OUT_OF_MEMORY, CURLE_WRITE_ERROR:
+        // The connection worked; the answer could not be held: libcurl 7.x reports a
+        // header line past its limit (100 KiB) as out of memory (27), and a header our
+        // callback refused as a write error (23).
+        return LoaderFailure.answerTooLarge.error(loaderCode)
       default:
+        // 100 is CURLE_TOO_LARGE (libcurl 8.6 on): a header past its limit.
+        if code == 100 { return LoaderFailure.answerTooLarge.error(loaderCode) }
         return .connectionFailed(reason: loaderCode)
       }
     }

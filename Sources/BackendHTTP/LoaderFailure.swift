@@ -3,7 +3,7 @@
 /// loader's message, which may quote the URL or host.
 enum LoaderFailure {
   case hostNotResolved, refused, connectionLost, networkUnavailable, tls, unusableResponse
-  case unsupportedURL, authenticationAsked
+  case unsupportedURL, authenticationAsked, answerTooLarge
 
   /// The error for this failure, `code` naming the loader's code (`"curl error 7"`).
   func error(_ code: String) -> HTTPTransportError {
@@ -19,6 +19,9 @@ enum LoaderFailure {
     case .unsupportedURL: .invalidRequest(reason: "the URL is not supported (\(code))")
     case .authenticationAsked:
       .invalidResponse(reason: "the server asked for authentication (\(code))")
+    case .answerTooLarge:
+      .invalidResponse(
+        reason: "the answer's header is larger than the loader holds, or memory ran out (\(code))")
     }
   }
 }

@@ -118,11 +118,12 @@ extension URLSessionTransport {
         return
       }
       let body = lock.withLock { self.body }
-      end(
-        .success(
-          HTTPResponse(
-            status: http.statusCode, headerFields: URLSessionTransport.fields(of: http),
-            body: body)))
+      let fields = URLSessionTransport.fields(of: http)
+      if let problem = AnswerFraming.problem(fields) {
+        end(.failure(problem))
+        return
+      }
+      end(.success(HTTPResponse(status: http.statusCode, headerFields: fields, body: body)))
     }
 
     /// The calling task was cancelled: it gets `CancellationError` and the request stops.

@@ -24,10 +24,18 @@ import UserBackendKit
 ///   verifications already share one request (single flight), so an outage costs one
 ///   request at a time; keeping the failure would turn a single lost answer into seconds
 ///   of refused sign-ins.
+/// - An entry that is not a usable certificate (not a string, not a PEM X.509
+///   certificate of an RSA key of at least ``RS256PublicKey/minimumBits`` bits) is
+///   skipped, not cached as a key: it refuses only the tokens whose `kid` names it
+///   (`certificatesUnavailable`, naming the kid), so one bad entry among good ones does
+///   not stop every verification. Decision: an answer with no usable entry at all is a
+///   failed fetch (`certificatesUnavailable`, not kept), like a bad status.
 actor CertificateStore {
   /// One fetched set.
   struct Snapshot: Sendable {
     var keys: [String: RS256PublicKey]
+    /// The key IDs whose entries were skipped as unusable.
+    var unusable: Set<String> = []
     var fetchedAt: Date
     var expiresAt: Date
   }
@@ -88,7 +96,20 @@ actor CertificateStore {
       snapshot = try await refreshed().get()
       if let key = snapshot.keys[keyID] { return key }
     }
+    if snapshot.unusable.contains(keyID) {
+      throw TokenRejection(
+        .certificatesUnavailable,
+        "the certificate published for kid \(Self.shown(keyID)) is not a PEM X.509 "
+          + "certificate of an RSA key of at least \(RS256PublicKey.minimumBits) bits")
+    }
     throw TokenRejection(.unknownKeyID, "the header's kid names no current certificate")
+  }
+
+  /// A key ID for a message: itself when it is 1…64 printable ASCII characters, else its
+  /// length (a token's header chose it).
+  static func shown(_ keyID: String) -> String {
+    let printable = keyID.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    return printable && keyID.utf8.count <= 64 ? keyID : "(\(keyID.utf8.count) bytes)"
   }
 
   /// Joins the fetch in flight or starts one; the creator stores the result.
@@ -124,20 +145,27 @@ actor CertificateStore {
       !object.isEmpty
     else { return unavailable("the certificate document is not a non-empty JSON object") }
     var keys: [String: RS256PublicKey] = [:]
+    var unusable: Set<String> = []
     for (keyID, value) in object {
       guard let pem = value as? String, let key = RS256PublicKey(certificatePEM: pem) else {
-        return unavailable(
-          "certificate \(keyID.prefix(64)) is not a PEM X.509 certificate of an RSA key of at "
-            + "least \(RS256PublicKey.minimumBits) bits")
+        unusable.insert(keyID)
+        continue
       }
       keys[keyID] = key
+    }
+    guard !keys.isEmpty else {
+      return unavailable(
+        "the certificate document holds no PEM X.509 certificate of an RSA key of at least "
+          + "\(RS256PublicKey.minimumBits) bits")
     }
     let now = clock.now()
     let maxAge = max(
       Self.maxAge(response.headerFields["Cache-Control"]) ?? 0,
       min(minimumRefetchInterval, Self.longestFloor))
     return .success(
-      Snapshot(keys: keys, fetchedAt: now, expiresAt: now.addingTimeInterval(maxAge)))
+      Snapshot(
+        keys: keys, unusable: unusable, fetchedAt: now, expiresAt: now.addingTimeInterval(maxAge))
+    )
   }
 
   /// The `max-age` directive of a `Cache-Control` value in seconds; `nil` when absent or

@@ -24,7 +24,12 @@ import UserBackendKit
 /// 7. `sub` is a non-empty string of at most 128 characters, equal to `user_id` when the
 ///    token has one (`invalidSubject`);
 /// 8. `iat` and `auth_time` are not after now + skew (`issuedInFuture`); `exp` is after
-///    now − skew (`expired`).
+///    now − skew (`expired`);
+/// 9. the time claims agree with each other: `exp` is after `iat`, `exp - iat` is a
+///    lifetime ``UserBackendKit/TokenLifetime`` believes (10 minutes to 365 days, the
+///    adapters' rule; Firebase issues one hour), `auth_time` is not after `iat` (a token
+///    is issued at or after its sign-in; both are the server's clock, so no skew)
+///    (`inconsistentTimes`).
 ///
 /// Certificates come from ``Configuration/certificatesURL`` (by default Google's
 /// `securetoken@system.gserviceaccount.com` x509 endpoint), cached as
@@ -195,10 +200,25 @@ public struct FirebaseTokenVerifier: Sendable {
     guard token.expiresAt > now - skew else {
       throw TokenRejection(.expired, "exp has passed")
     }
+    try Self.checkTimesAgree(token)
     return FirebaseTokenClaims(
       claims: claims, userID: subject,
       issuedAt: Date(timeIntervalSince1970: token.issuedAt),
       expiresAt: Date(timeIntervalSince1970: token.expiresAt),
       authTime: Date(timeIntervalSince1970: token.authTime))
+  }
+
+  /// Step 9: `exp` after `iat`, a believable `exp - iat`, `auth_time` not after `iat`.
+  /// - Throws: `inconsistentTimes`; the detail quotes no claim value.
+  static func checkTimesAgree(_ token: ParsedToken) throws(TokenRejection) {
+    guard token.expiresAt > token.issuedAt else {
+      throw TokenRejection(.inconsistentTimes, "exp is not after iat")
+    }
+    if let problem = TokenLifetime.problem(token.expiresAt - token.issuedAt) {
+      throw TokenRejection(.inconsistentTimes, "the lifetime exp - iat \(problem)")
+    }
+    guard token.authTime <= token.issuedAt else {
+      throw TokenRejection(.inconsistentTimes, "auth_time is after iat")
+    }
   }
 }

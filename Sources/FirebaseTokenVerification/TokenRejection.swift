@@ -20,9 +20,16 @@ public enum TokenRejectionReason: String, Sendable, Hashable, CaseIterable, Coda
   case expired
   /// `iat` or `auth_time` is in the future (beyond the clock skew).
   case issuedInFuture
+  /// The time claims contradict each other: `exp` is not after `iat`, the lifetime
+  /// `exp - iat` is not one ``UserBackendKit/TokenLifetime`` believes (10 minutes to a
+  /// year; Firebase issues one hour), or `auth_time` (the sign-in) is after `iat` (the
+  /// token's issue). Checked after `expired` and `issuedInFuture`.
+  case inconsistentTimes
   /// `sub` is missing, empty, longer than 128 characters, or `user_id` names another user.
   case invalidSubject
-  /// The certificates could not be fetched or read (network, status, body).
+  /// The certificates could not be fetched or read (network, status, body), the answer
+  /// holds no usable certificate, or the one published for the token's `kid` is unusable
+  /// (other unusable entries are skipped).
   case certificatesUnavailable
   /// The verifier's own ``FirebaseTokenVerifier/Configuration`` is unusable (see
   /// ``FirebaseTokenVerifier/Configuration/validate()``): no token can pass, whatever it

@@ -104,6 +104,9 @@ struct FirebaseClient: Sendable {
     case .dataCorrupted(let context):
       if context.codingPath.isEmpty {
         guard !body.isEmpty else { return "empty body" }
+        if let reason = UnreadableJSON.reason(body) {
+          return "the body is JSON that cannot be read: \(reason)"
+        }
         // HTML only when it looks like markup: JSON the reader refuses (a lone surrogate
         // escape such as "\ud800") is not HTML.
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }

@@ -22,6 +22,12 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   public var projectID: String?
   /// The Auth Emulator as `host:port` (`"127.0.0.1:9099"`, `"[::1]:9099"`), or `nil`
   /// for production.
+  ///
+  /// The emulator is reached over plain HTTP, and its requests carry the API key and, for
+  /// a sign-in, the password: only a loopback or private-network host is accepted (the
+  /// rule of ``firestoreEmulatorHost`` and of a plain-HTTP NCMB base URL,
+  /// ``BackendHTTP/URLLoaderSupport/isPrivateNetwork(host:)``); a public host is
+  /// `.misconfigured(setting: "emulatorHost")` when the backend is made.
   public var emulatorHost: String?
   /// Replaces the Identity Toolkit base (`…/v1/`) for a proxy; `nil` for the default.
   /// Plain `http` is accepted only for loopback or the emulator host.
@@ -106,7 +112,7 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
     }
     var emulator: EmulatorAddress?
     if let emulatorHost {
-      emulator = try EmulatorAddress(parsing: emulatorHost)
+      emulator = try EmulatorAddress(authEmulator: emulatorHost)
     }
     let toolkit: URL
     let token: URL
@@ -196,6 +202,23 @@ struct EmulatorAddress: Sendable, Hashable {
 
   /// `http://host:port/`.
   var baseURL: String { "http://\(address.authority)/" }
+
+  /// Parses the Auth emulator's `host:port` and refuses a host that is neither loopback
+  /// nor on a private network (``BackendHTTP/URLLoaderSupport/isPrivateNetwork(host:)``):
+  /// the API key and passwords would cross the internet in clear text.
+  /// - Throws: `.misconfigured(setting: "emulatorHost")` with the reason.
+  init(authEmulator text: String) throws(UserBackendError) {
+    try self.init(parsing: text)
+    guard URLLoaderSupport.isPrivateNetwork(host: address.host) else {
+      throw UserBackendError(
+        .misconfigured(
+          setting: "emulatorHost",
+          reason: "\(address.host) is not a loopback or private-network host; the emulator "
+            + "is reached over plain HTTP, so the API key and passwords would cross the "
+            + "network in clear text; run the Auth emulator on this machine or a private "
+            + "network"))
+    }
+  }
 }
 
 /// The resolved endpoint URLs and the API key, ready to build requests.

@@ -103,18 +103,17 @@ enum FirebaseSessionBuilder {
       isAnonymous: providerIDs == ["anonymous"])
   }
 
-  /// The longest ID token lifetime believed, in seconds: 31,536,000 (365 days). Firebase
-  /// issues one-hour ID tokens; a server claiming more than a year (`"expiresIn":
-  /// "1e308"` once read as a number, an `exp` of 10³⁰⁰) is answering wrongly, and a session
-  /// taken at its word would never refresh.
-  static let maximumLifetime: TimeInterval = 31_536_000
+  /// The longest ID token lifetime believed, in seconds: ``UserBackendKit/TokenLifetime``'s
+  /// maximum (365 days), the rule the token verifier applies too.
+  static let maximumLifetime: TimeInterval = TokenLifetime.maximum
 
   /// A session for `user` holding `grant`. `expiresAt` is `now` (the device clock at
   /// receipt) plus the token's lifetime: `expiresIn`, else the ID token's `exp - iat`.
   /// The token's `exp` is never compared with the device clock directly: it is on the
   /// server's clock, and a device clock an hour ahead would make every call refresh.
-  /// - Throws: `.malformedResponse` when neither tells the lifetime, or it is not a
-  ///   positive finite number of seconds, or it is over ``maximumLifetime``.
+  /// - Throws: `.malformedResponse` when neither tells the lifetime, or it is not one
+  ///   ``UserBackendKit/TokenLifetime`` believes (a positive finite number of seconds from
+  ///   10 minutes to a year: a shorter one would make every call a refresh).
   static func session(
     user: User, grant: FirebaseTokenGrant, claims: FirebaseIDTokenClaims?, isNewUser: Bool,
     now: Date
@@ -125,13 +124,10 @@ enum FirebaseSessionBuilder {
       throw UserBackendError(
         .malformedResponse(reason: "no expiresIn was sent and the ID token has no exp and iat"))
     }
-    guard lifetime.isFinite, lifetime > 0 else {
+    if let problem = TokenLifetime.problem(lifetime) {
+      let source = grant.expiresIn == nil ? "exp - iat" : "expiresIn"
       throw UserBackendError(
-        .malformedResponse(reason: "the ID token's lifetime is not a positive number of seconds"))
-    }
-    guard lifetime <= maximumLifetime else {
-      throw UserBackendError(
-        .malformedResponse(reason: "the ID token's lifetime is longer than a year"))
+        .malformedResponse(reason: "the ID token's lifetime (\(source)) \(problem)"))
     }
     let expiresAt = now.addingTimeInterval(lifetime)
     guard !grant.idToken.isEmpty, !grant.refreshToken.isEmpty else {

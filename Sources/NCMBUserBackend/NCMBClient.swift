@@ -199,6 +199,9 @@ struct NCMBClient: Sendable {
     } catch let DecodingError.valueNotFound(_, context) {
       throw malformed(endpoint, "has a null \(path(context))")
     } catch {
+      if let reason = UnreadableJSON.reason(answer.body) {
+        throw malformed(endpoint, "is JSON that cannot be read: \(reason)")
+      }
       throw malformed(endpoint, "is not valid JSON")
     }
   }

@@ -189,7 +189,9 @@ extension BackendConfiguration {
   /// Checks the settings of the selected backend (others are ignored).
   ///
   /// - firebase: `apiKey` is set; `emulatorHost`, when set, is `host:port` with a port in
-  ///   1…65535 and no scheme or path (an IPv6 literal in brackets, `[::1]:9099`);
+  ///   1…65535 and no scheme or path (an IPv6 literal in brackets, `[::1]:9099`) on a
+  ///   loopback or private-network host (`URLLoaderSupport.isPrivateNetwork(host:)`: it is
+  ///   reached in plain HTTP);
   ///   `firestoreEmulatorHost` likewise; `projectID`, when set, is a Google project ID
   ///   (``FirebaseUserBackend/FirebaseProjectID``: 6–30 lower-case ASCII letters, digits and
   ///   hyphens, starting with a letter, not ending with a hyphen; `demo-…` emulator IDs
@@ -216,7 +218,17 @@ extension BackendConfiguration {
           reason: problem)
       }
       if let host = firebase.emulatorHost {
-        _ = try Self.parseHostPort(host)
+        let parsed = try Self.parseHostPort(host)
+        // Plain HTTP carrying the API key and passwords: only to a local emulator.
+        if !URLLoaderSupport.isPrivateNetwork(host: parsed.host) {
+          throw BackendConfigurationError(
+            .invalidSetting,
+            setting: Self.settingName(
+              ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
+            reason: "is a public host; the Auth emulator is reached in plain HTTP, so the API "
+              + "key and passwords would cross the network in clear text; use a loopback or "
+              + "private-network emulator")
+        }
       }
       if let host = firebase.firestoreEmulatorHost {
         let setting = Self.settingName(

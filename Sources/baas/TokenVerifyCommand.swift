@@ -21,8 +21,8 @@ enum TokenVerifyCommand {
       shape, alg RS256, kid, signature, iss, aud, sub, iat/auth_time/exp (5 minutes of
       clock skew allowed). Prints the claims; exit 0 for a valid token, 1 with the reason
       code for an invalid one (malformed, unsupportedAlgorithm, unknownKeyID, badSignature,
-      wrongIssuer, wrongAudience, expired, issuedInFuture, invalidSubject,
-      certificatesUnavailable), 2 for usage.
+      wrongIssuer, wrongAudience, expired, issuedInFuture, inconsistentTimes,
+      invalidSubject, certificatesUnavailable), 2 for usage.
 
       With FIREBASE_AUTH_EMULATOR_HOST set, unsigned (alg none) tokens are accepted, as the
       Firebase Admin SDKs do for the Auth Emulator, every claim still checked; signed

@@ -97,6 +97,9 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
     RejectionCase(
       name: "exp past the skew", expected: .expired,
       make: signed(["exp": Int(Tokens.start.timeIntervalSince1970) - 300])),
+    RejectionCase(
+      name: "a 15-second lifetime", expected: .inconsistentTimes,
+      make: signed(["exp": Int(Tokens.start.timeIntervalSince1970) + 5])),
   ]
 }
 
@@ -147,9 +150,16 @@ struct VerifierTableTests {
     let now = Int(Tokens.start.timeIntervalSince1970)
     let verifier = FirebaseTokenVerifier.testing(
       CertificateEndpoint(["k1": key.certificatePEM]), clock: ManualClock(Tokens.start))
-    let claims = Tokens.claims(["iat": now + 299, "auth_time": now + 299, "exp": now - 299])
-    let verified = try await verifier.verify(key.token(claims: claims, keyID: "k1"))
-    #expect(verified.userID == "u-1")
+    // Each edge on its own token: one token with both would have exp before iat
+    // (inconsistentTimes, TimeClaimAgreementTests).
+    for changes in [
+      ["iat": now + 299, "auth_time": now + 299],
+      ["iat": now - 299 - 3600, "auth_time": now - 299 - 3600, "exp": now - 299],
+    ] {
+      let claims = Tokens.claims(changes)
+      let verified = try await verifier.verify(key.token(claims: claims, keyID: "k1"))
+      #expect(verified.userID == "u-1")
+    }
   }
 
   @Test func emulatorModeAcceptsUnsignedTokensButChecksEveryClaim() async throws {

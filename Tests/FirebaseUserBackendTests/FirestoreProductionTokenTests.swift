@@ -33,7 +33,7 @@ struct FirestoreProductionTokenTests {
     "loopback and private hosts are allowed with production Auth, and any host with the Auth emulator",
     arguments: [
       ("127.0.0.1:8080", nil), ("[::1]:8080", nil), ("10.0.0.5:8080", nil),
-      ("192.168.1.20:8080", nil), ("firestore:8080", nil), ("203.0.113.5:8080", "203.0.113.5:9099"),
+      ("192.168.1.20:8080", nil), ("firestore:8080", nil), ("203.0.113.5:8080", "10.0.0.7:9099"),
     ] as [(String, String?)])
   func allowed(_ host: String, _ auth: String?) throws {
     _ = try FirestoreStub().backend(emulatorHost: auth, firestoreEmulatorHost: host)

@@ -89,7 +89,12 @@ struct HTTPRequestHead: Sendable, Hashable {
       }
       fields.append(name: name, value: String(decoding: rawValue, as: UTF8.self).trimmingSpaces())
     }
-    if minor >= 1 && fields.values(for: "Host").count != 1 {
+    // RFC 9112 §3.2: more than one Host is a 400 whatever the version (an HTTP/1.0
+    // request may omit it, never repeat it): the loopback guard and the request URL read
+    // this field, so it must have one reading.
+    let hosts = fields.values(for: "Host").count
+    if hosts > 1 { throw .badRequest("more than one Host header field") }
+    if minor >= 1 && hosts != 1 {
       throw .badRequest("HTTP/1.1 needs exactly one Host header field")
     }
     let framing = try framing(of: fields)

@@ -103,7 +103,7 @@ extension FirebaseConfiguration {
         throw renamed
       }
     } else if let emulatorHost {
-      root = try EmulatorAddress(parsing: emulatorHost).baseURL
+      root = try EmulatorAddress(authEmulator: emulatorHost).baseURL
     }
     let resourceRoot = "projects/\(projectID)/databases/(default)/documents"
     return FirestoreLocation(documentsURL: root + "v1/" + resourceRoot, resourceRoot: resourceRoot)
