@@ -52,9 +52,12 @@ enum CredentialNamesInText {
     return named || CredentialFieldNames.rule(for: name) != nil
   }
 
-  /// `name` quoted for a report, or a description when it is long enough to be a value.
-  static func quoted(_ name: String) -> String {
-    name.count <= longestQuotedName ? "`\(name)`" : "a credential-like name"
+  /// `name` quoted for a report when a rule names it (`password`), else a description: a
+  /// name matched only by a fragment (`Form0nlyPassw0rd`) may be the secret itself.
+  static func quoted(_ name: String, rules: RedactionRules) -> String {
+    let lists = [rules.formFields, rules.jsonFields, rules.queryParameters, rules.requestHeaders]
+    let named = lists.contains { list in list.contains { rule in rule.names(name) } }
+    return named && name.count <= longestQuotedName ? "`\(name)`" : "a credential-like name"
   }
 
   private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -311,7 +311,8 @@ enum DecodedLeakScan {
       report(
         label,
         "\(type) body that is not JSON, a form or multipart names "
-          + names.prefix(3).map(CredentialNamesInText.quoted).joined(separator: ", ")
+          + names.prefix(3).map { CredentialNamesInText.quoted($0, rules: rules) }.joined(
+            separator: ", ")
           + "; its values cannot be redacted field by field (send it as JSON, form or"
           + " multipart, or leave the entry out)")
     }
