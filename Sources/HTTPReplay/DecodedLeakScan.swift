@@ -248,17 +248,73 @@ enum DecodedLeakScan {
         report(path, "\(error); the body cannot be checked")
         return
       }
-      let mimeType = (object["mimeType"] as? String ?? "").lowercased()
+      // As written: a multipart boundary is case-sensitive.
+      let declared = object["mimeType"] as? String ?? ""
+      let header = headers.last(where: { $0.name.lowercased() == "content-type" })?.value
+      let mimeType = declared.isEmpty ? header ?? "" : declared
+      content(data, mimeType: mimeType, label)
+    }
+
+    /// Each part of a multipart body: a part the rules name (or called like a credential)
+    /// must hold an alias; every value is read as a body of its own type.
+    mutating func parts(_ body: MultipartFormData, _ label: String) {
+      for (index, part) in body.parts.enumerated() {
+        let value = body.value(of: part)
+        // A long name may be a value used as a name: the path shows its number instead.
+        let shown = part.name.flatMap {
+          $0.count <= CredentialNamesInText.longestQuotedName ? "\"" + $0 + "\"" : nil
+        }
+        let title = shown ?? "#\(index + 1)"
+        let place = label + " (part " + title + ")"
+        if let name = part.name,
+          let rule = AliasTable.partRule(name, rules: rules), rule.kind != .remove
+        {
+          named(String(decoding: value, as: UTF8.self), rule: rule, place)
+        }
+        content(value, mimeType: part.contentType, place)
+      }
+      // Part headers (`filename`) are free text.
+      for part in body.parts {
+        for header in part.headers { text(header.value, label + " (part headers)") }
+      }
+    }
+
+    /// A decoded body read as JSON, multipart (``MultipartFormData``), form or text.
+    mutating func content(_ data: Data, mimeType declared: String, _ label: String) {
+      let mimeType = declared.lowercased()
       if let json = BodyCoding.jsonObject(data, mediaType: mimeType) {
         self.json(json, key: nil, label)
+      } else if let multipart = MultipartFormData(data, contentType: declared) {
+        parts(multipart, label)
       } else if let decoded = String(data: data, encoding: .utf8) {
         if mimeType.contains("x-www-form-urlencoded") {
           pairs(decoded, rules: rules.formFields, plusIsSpace: true, label)
+        } else {
+          unreadable(decoded, mimeType: mimeType, label)
         }
         self.text(decoded, label)
       } else {
-        self.text(String(decoding: data, as: UTF8.self), label)
+        let decoded = String(decoding: data, as: UTF8.self)
+        unreadable(decoded, mimeType: mimeType, label)
+        self.text(decoded, label)
       }
+    }
+
+    /// A body read only as text must name no credential field (``CredentialNamesInText``).
+    mutating func unreadable(_ text: String, mimeType: String, _ label: String) {
+      let names = CredentialNamesInText.names(in: text, rules: rules)
+      guard !names.isEmpty else { return }
+      let essence = mimeType.split(separator: ";").first.map(String.init) ?? ""
+      let printable =
+        essence.utf8.count <= 64 && essence.allSatisfy { $0.isASCII && !$0.isWhitespace }
+      let type = essence.isEmpty ? "an untyped" : printable ? "a \(essence)" : "a mistyped"
+      report(
+        label,
+        "\(type) body that is not JSON, a form or multipart names "
+          + names.prefix(3).map { CredentialNamesInText.quoted($0, rules: rules) }.joined(
+            separator: ", ")
+          + "; its values cannot be redacted field by field (send it as JSON, form or"
+          + " multipart, or leave the entry out)")
     }
 
     mutating func json(_ value: Any, key: String?, _ path: String) {

@@ -271,6 +271,11 @@ struct AliasTable {
       let redacted = redactJSON(json, rules: rules.jsonFields)
       return BodyCoding.compactJSON(redacted) ?? body
     }
+    if let multipart = MultipartFormData(body, contentType: contentType) {
+      // Part headers (a `filename`) are free text: known values and shapes go there too.
+      let redacted = redactMultipart(multipart, rules: rules)
+      return String(data: redacted, encoding: .utf8).map { Data(redactText($0).utf8) } ?? redacted
+    }
     guard let text = String(data: body, encoding: .utf8) else { return body }
     if mediaType.contains("x-www-form-urlencoded") {
       return Data(redactPairs(text, rules: rules.formFields, plusIsSpace: true).utf8)

@@ -25,6 +25,9 @@ struct RequestShape: Sendable, Hashable {
     case none
     case json(String)
     case form([Pair])
+    /// `multipart/form-data` parts as `name` (empty when unnamed) -> value text, in order:
+    /// the boundary, which senders choose at random per request, is not compared.
+    case multipart([Pair])
     case text(String)
 
     var keyText: String {
@@ -32,6 +35,8 @@ struct RequestShape: Sendable, Hashable {
       case .none: ""
       case .json(let text): "json:" + text
       case .form(let pairs): "form:" + pairs.map { $0.name + "=" + $0.value }.joined(separator: "&")
+      case .multipart(let pairs):
+        "multipart:" + pairs.map { $0.name + "=" + $0.value }.joined(separator: "\u{1E}")
       case .text(let text): "text:" + text
       }
     }
@@ -56,6 +61,13 @@ struct RequestShape: Sendable, Hashable {
       body = .form(
         FormURLEncoding.pairs(text, plusIsSpace: true).map { Pair(name: $0.0, value: $0.1) }
           .sorted())
+    } else if let multipart = MultipartFormData(
+      request.body, contentType: request.headerFields["Content-Type"])
+    {
+      body = .multipart(
+        multipart.parts.map {
+          Pair(name: $0.name ?? "", value: String(decoding: multipart.value(of: $0), as: UTF8.self))
+        })
     } else if let text = String(data: request.body, encoding: .utf8) {
       body = .text(text)
     } else {
@@ -89,7 +101,7 @@ struct RequestShape: Sendable, Hashable {
       {
         flatten(object, path: "body", into: &result)
       }
-    case .form(let pairs):
+    case .form(let pairs), .multipart(let pairs):
       for (name, values) in Dictionary(grouping: pairs, by: \.name) {
         result["body." + name] = values.map(\.value).joined(separator: ", ")
       }
