@@ -58,9 +58,13 @@ public struct Cassette: Codable, Sendable, Hashable {
   }
 
   /// The interactions as request/response values.
-  /// - Throws: ``CassetteError/malformed(field:reason:)``.
+  /// - Throws: ``CassetteError/malformed(field:reason:)``: also for a status, method or
+  ///   header field replay cannot hand to a client (``ReplayableFields``) and for bodies
+  ///   that decode past 10 MiB each or 64 MiB in total (``DecodedSizeBudget``), checked
+  ///   before any body is decoded for use.
   public func interactions() throws -> [Interaction] {
-    try entries.enumerated().map { index, entry in
+    try checkReplayable()
+    return try entries.enumerated().map { index, entry in
       Interaction(
         request: try entry.httpRequest(index: index),
         response: try entry.httpResponse(index: index))
@@ -87,7 +91,7 @@ public struct Cassette: Codable, Sendable, Hashable {
       HARLog(version: "1.2", creator: creator, entries: entries, replay: metadata), forKey: .log)
   }
 
-  /// Parses cassette JSON.
+  /// Parses cassette JSON and checks what replay needs (``interactions()``).
   /// - Throws: ``CassetteError`` naming the missing or bad field.
   public static func decode(_ data: Data) throws -> Cassette {
     let cassette: Cassette
@@ -106,7 +110,16 @@ public struct Cassette: Codable, Sendable, Hashable {
     guard ISO8601.date(from: cassette.metadata.clock) != nil else {
       throw CassetteError.malformed(field: "log._replay.clock", reason: "not an ISO 8601 date")
     }
+    try cassette.checkReplayable()
     return cassette
+  }
+
+  /// The checks of ``interactions()`` that need no body: statuses, methods and header
+  /// fields (``ReplayableFields``), then the decoded-size budget (``DecodedSizeBudget``).
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` naming the first problem.
+  func checkReplayable() throws(CassetteError) {
+    for (index, entry) in entries.enumerated() { try entry.checkReplayable(index: index) }
+    try DecodedSizeBudget.check(entries)
   }
 
   /// Loads the cassette at `url`.
@@ -138,12 +151,18 @@ public struct Cassette: Codable, Sendable, Hashable {
     return data
   }
 
-  /// The encoded bytes after the checks `cassette lint` makes: a leak scan of the bytes for
-  /// `secrets` and secret shapes, the HAR schema, and the leak scan on decoded values
+  /// The encoded bytes after the checks `cassette lint` makes: first the size (no larger
+  /// than the loader reads, 64 MiB: a cassette that could not be loaded is never written,
+  /// and nothing that large is scanned), then a leak scan of the bytes for `secrets` and
+  /// secret shapes, the HAR schema, and the leak scan on decoded values
   /// (``CassetteLinter``).
-  /// - Throws: ``CassetteError/leakDetected(_:)`` or ``CassetteError/lintFailed(_:)``.
+  /// - Throws: ``CassetteError/tooLarge(size:limit:)``, ``CassetteError/leakDetected(_:)``
+  ///   or ``CassetteError/lintFailed(_:)``.
   public func checkedData(secrets: [String]) throws -> Data {
     let data = try encoded()
+    guard data.count <= BoundedFileRead.largeFileLimit else {
+      throw CassetteError.tooLarge(size: data.count, limit: BoundedFileRead.largeFileLimit)
+    }
     let findings = LeakScanner.scan(data, secrets: secrets)
     guard findings.isEmpty else { throw CassetteError.leakDetected(findings) }
     let problems = CassetteLinter.lint(data: data, file: "cassette", secrets: secrets)
@@ -155,8 +174,8 @@ public struct Cassette: Codable, Sendable, Hashable {
 
   /// Writes the cassette to `url` (creating parent folders) after the checks of
   /// ``checkedData(secrets:)``; the file is replaced atomically.
-  /// - Throws: ``CassetteError/leakDetected(_:)``, ``CassetteError/lintFailed(_:)`` (nothing
-  ///   written) or ``CassetteError/writeFailed(path:reason:)`` (any previous file unchanged).
+  /// - Throws: ``CassetteError/tooLarge(size:limit:)``, ``CassetteError/leakDetected(_:)``,
+  ///   ``CassetteError/lintFailed(_:)`` (nothing written) or ``CassetteError/writeFailed(path:reason:)`` (any previous file unchanged).
   public func write(to url: URL, secrets: [String]) throws {
     let data = try checkedData(secrets: secrets)
     do {

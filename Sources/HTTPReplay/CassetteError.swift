@@ -20,6 +20,9 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The cassette does not pass `cassette lint`: one line per finding (field path and what
   /// is wrong, never the value). Nothing was written.
   case lintFailed([String])
+  /// The encoded cassette would be `size` bytes, more than the `limit` the loader reads
+  /// (64 MiB); nothing was written or scanned.
+  case tooLarge(size: Int, limit: Int)
 
   /// One line (plus one line per leak finding).
   public var description: String {
@@ -34,6 +37,9 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
       "refusing to write the cassette: the leak scan found \(findings.count) secret(s)\n"
         + findings.map { "  - \($0)" }.joined(separator: "\n")
     case .writeFailed(let path, let reason): "cannot write cassette \(path): \(reason)"
+    case .tooLarge(let size, let limit):
+      "refusing to write the cassette: it would be \(size) bytes, more than the "
+        + "\(limit >> 20) MiB (\(limit) bytes) a cassette may be to load"
     case .lintFailed(let findings):
       "refusing to write the cassette: \(findings.count) lint finding(s)\n"
         + findings.map { "  - \($0)" }.joined(separator: "\n")

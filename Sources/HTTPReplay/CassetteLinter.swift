@@ -77,10 +77,16 @@ public enum CassetteLinter {
     return findings
   }
 
-  /// Lints one cassette's bytes.
+  /// Lints one cassette's bytes. A file whose bodies decode past 64 MiB in total
+  /// (``DecodedSizeBudget``) gets that one finding and no scan.
   public static func lint(data: Data, file: String, secrets: [String] = []) -> [Finding] {
     var findings: [Finding] = []
     let parsed = try? JSONSerialization.jsonObject(with: data)
+    // Bodies that decode past the file's budget are reported before any scan: the scans
+    // run on decoded bytes, and such a file can never be a cassette the loader reads.
+    if let object = parsed, let overrun = DecodedSizeBudget.firstOverrun(in: object) {
+      return [Finding(file: file, location: overrun.field, message: overrun.reason, kind: .schema)]
+    }
     if let object = parsed {
       findings += HARSchema.problems(in: object).map {
         Finding(file: file, location: $0.path, message: $0.message, kind: .schema)

@@ -7,10 +7,13 @@ import Foundation
 /// bodies decoded, with `Content-Encoding` and `Content-Length` removed.
 ///
 /// Foundation on Linux has no decompression API, so this wraps zlib (`CZlib`). Output is
-/// capped at ``maximumDecodedSize`` so a small "zip bomb" cannot exhaust memory.
+/// capped at ``maximumDecodedSize`` so a small "zip bomb" cannot exhaust memory; a whole
+/// file's bodies are capped in total by ``DecodedSizeBudget``.
 package enum ContentCoding {
-  /// The largest decoded body accepted: 16 MiB.
-  static let maximumDecodedSize = 16 << 20
+  /// The largest decoded body accepted: 10 MiB, the largest answer body the network
+  /// transports read (`URLSessionTransport.standardMaximumResponseBodyBytes`). A recording
+  /// never holds more, so a larger body is not traffic this library could have had.
+  static let maximumDecodedSize = URLSessionTransport.standardMaximumResponseBodyBytes
 
   /// Why a body could not be decoded.
   enum Failure: Error, Equatable, CustomStringConvertible {
@@ -20,6 +23,8 @@ package enum ContentCoding {
     case corrupt(String)
     /// Decoding would exceed ``maximumDecodedSize``.
     case tooLarge(String)
+    /// Decoding would take the file's bodies past ``DecodedSizeBudget/perFile`` in total.
+    case fileTooLarge
 
     var description: String {
       switch self {
@@ -28,7 +33,11 @@ package enum ContentCoding {
           + "HAR with decoded bodies"
       case .corrupt(let coding): "the body is not valid \(coding) data"
       case .tooLarge(let coding):
-        "the \(coding) body decodes to more than \(maximumDecodedSize >> 20) MiB"
+        "the \(coding) body decodes to more than \(maximumDecodedSize >> 20) MiB, the "
+          + "largest answer a transport reads"
+      case .fileTooLarge:
+        "the bodies of the file decode to more than \(DecodedSizeBudget.perFile >> 20) MiB "
+          + "in total, the largest cassette the loader reads; nothing was scanned"
       }
     }
   }
@@ -48,8 +57,13 @@ package enum ContentCoding {
   ///
   /// A body labelled gzip/deflate that is already decoded (some clients, URLSession among
   /// them, decode but keep the header) is recognised as UTF-8 text and kept as is.
-  /// - Throws: ``Failure`` when a coding is unsupported or the bytes do not decode.
-  static func decoded(_ body: Data, fields: HTTPFields) throws(Failure) -> (Data, HTTPFields) {
+  /// - Parameter limit: the most bytes decoding may produce (``maximumDecodedSize``, or
+  ///   less when a file's budget has less left).
+  /// - Throws: ``Failure`` when a coding is unsupported, the bytes do not decode, or they
+  ///   decode past `limit` (``Failure/tooLarge(_:)``).
+  static func decoded(
+    _ body: Data, fields: HTTPFields, limit: Int = maximumDecodedSize
+  ) throws(Failure) -> (Data, HTTPFields) {
     let codings = codings(fields)
     var fields = fields
     guard !codings.isEmpty || fields.contains("Content-Encoding") else { return (body, fields) }
@@ -58,7 +72,7 @@ package enum ContentCoding {
       switch coding {
       case "gzip", "x-gzip", "deflate":
         do {
-          data = try inflate(data, coding: coding)
+          data = try inflate(data, coding: coding, limit: limit)
         } catch let failure {
           if case .corrupt = failure, codings.count == 1, looksDecoded(data) { break }
           throw failure
@@ -82,10 +96,12 @@ package enum ContentCoding {
 
   /// Inflates gzip (`windowBits` 15+16), zlib-wrapped deflate (15) or raw deflate (-15, which
   /// some servers send as `deflate`).
-  static func inflate(_ data: Data, coding: String) throws(Failure) -> Data {
+  static func inflate(
+    _ data: Data, coding: String, limit: Int = maximumDecodedSize
+  ) throws(Failure) -> Data {
     let attempts: [Int32] = coding == "deflate" ? [15, -15] : [15 + 16]
     for windowBits in attempts {
-      switch inflate(data, windowBits: windowBits) {
+      switch inflate(data, windowBits: windowBits, limit: limit) {
       case .success(let output): return output
       case .failure(.tooLarge): throw .tooLarge(coding)
       case .failure: continue
@@ -96,7 +112,9 @@ package enum ContentCoding {
 
   private enum InflateError: Error { case corrupt, tooLarge }
 
-  private static func inflate(_ data: Data, windowBits: Int32) -> Result<Data, InflateError> {
+  private static func inflate(
+    _ data: Data, windowBits: Int32, limit: Int
+  ) -> Result<Data, InflateError> {
     var stream = z_stream()
     guard
       inflateInit2_(&stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -123,10 +141,10 @@ package enum ContentCoding {
         if status == Z_STREAM_END, stream.avail_in > 0, windowBits > 15 {
           status = inflateReset(&stream)
         }
-      } while status == Z_OK && output.count <= maximumDecodedSize
+      } while status == Z_OK && output.count <= limit
         && (stream.avail_in > 0 || stream.avail_out == 0)
     }
-    if output.count > maximumDecodedSize { return .failure(.tooLarge) }
+    if output.count > limit { return .failure(.tooLarge) }
     // Bytes after the end of the data (not another gzip member) are refused, not ignored.
     guard status == Z_STREAM_END, stream.avail_in == 0 else { return .failure(.corrupt) }
     return .success(output)

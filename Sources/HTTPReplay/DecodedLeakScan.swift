@@ -74,6 +74,8 @@ enum DecodedLeakScan {
     let secrets: [String]
     var rules: RedactionRules
     var problems: [Problem] = []
+    /// `problems` as a set: a file with thousands of findings is checked in linear time.
+    private var reported: Set<Problem> = []
 
     init(secrets: [String], rules: RedactionRules) {
       self.secrets = secrets
@@ -82,7 +84,7 @@ enum DecodedLeakScan {
 
     mutating func report(_ path: String, _ message: String) {
       let problem = Problem(path: path, message: message)
-      if !problems.contains(problem) { problems.append(problem) }
+      if reported.insert(problem).inserted { problems.append(problem) }
     }
 
     /// Shapes and configured secrets in one decoded string (and its percent-decoding).
@@ -136,6 +138,22 @@ enum DecodedLeakScan {
       }
     }
 
+    /// Path-segment parameters and bare query items (``LoggedRequestTarget``: what logs
+    /// redact because no name says what they are) must be aliases: `name=<ALIAS>` or a
+    /// bare `<ALIAS>`.
+    mutating func urlParameters(_ items: [Substring], _ path: String) {
+      for item in items where !item.isEmpty {
+        let value = item.firstIndex(of: "=").map { item[item.index(after: $0)...] } ?? item
+        let decoded = FormURLEncoding.decode(value, plusIsSpace: false)
+        if !decoded.isEmpty, !isAliasShaped(decoded) {
+          report(
+            path,
+            "not redacted: a path-segment parameter or a query item without \"=\" "
+              + "(logs redact these too)")
+        }
+      }
+    }
+
     /// Header fields and cookies a cassette never holds (``NeverStoredParts``).
     mutating func neverStored(
       headers: [(name: String, value: String)], cookies: Any?, _ path: String
@@ -167,9 +185,15 @@ enum DecodedLeakScan {
         if let components = URLComponents(string: url) {
           for segment in components.percentEncodedPath.split(separator: "/") {
             text(FormURLEncoding.decode(segment, plusIsSpace: false), path + ".url (path)")
+            if let parameters = URLSecretParts.segmentParameters(segment) {
+              urlParameters(parameters.split(separator: ";"), path + ".url (path parameters)")
+            }
           }
           if let query = components.percentEncodedQuery {
             pairs(query, rules: rules.queryParameters, plusIsSpace: false, path + ".url (query)")
+            urlParameters(
+              query.split(separator: "&").filter(URLSecretParts.isBareQueryItem),
+              path + ".url (query)")
           }
         }
       }

@@ -34,8 +34,10 @@ public enum HARImporter {
   ///     to other hosts are left out and passed to `skipped` (entry index, host): the
   ///     rules only know the named service's secrets, so other traffic is never stored.
   /// - Throws: ``CassetteError/malformed(field:reason:)`` for a file that is not HAR, has
-  ///   no entries (or none for an allowed host), or has a body in a content coding that
-  ///   cannot be decoded; ``CassetteError/leakDetected(_:)`` or
+  ///   no entries (or none for an allowed host), has a body in a content coding that
+  ///   cannot be decoded, or bodies that decode past ``DecodedSizeBudget`` (10 MiB per
+  ///   body, 64 MiB per file, checked before any redaction); a header field or status
+  ///   replay could not honour (HTTP tokens, no CR/LF/NUL, 100…599); ``CassetteError/leakDetected(_:)`` or
   ///   ``CassetteError/lintFailed(_:)`` when a secret or secret shape survives redaction.
   public static func importHAR(
     data: Data, rules: RedactionRules = .standard, secrets: [String],
@@ -61,6 +63,8 @@ public enum HARImporter {
     let allowed = allowedHosts.map { Set($0.map { $0.lowercased() }) }
     let redactor = Redactor(rules: rules)
     var kept: [(request: HTTPRequest, response: HTTPResponse, startedAt: Date)] = []
+    // Every kept body is decoded and counted before anything is redacted or scanned.
+    var budget = DecodedSizeBudget()
     for (index, entry) in log.entries.enumerated() {
       let url = URL(string: entry.request.url)
       let scheme = url?.scheme?.lowercased()
@@ -70,8 +74,10 @@ public enum HARImporter {
         skipped?(index, host)
         continue
       }
-      let request = try decoded(try entry.httpRequest(index: index), index: index)
-      let response = try decoded(try entry.httpResponse(index: index), index: index)
+      let request = try decoded(
+        try entry.httpRequest(index: index), index: index, budget: &budget)
+      let response = try decoded(
+        try entry.httpResponse(index: index), index: index, budget: &budget)
       kept.append((request, response, ISO8601.date(from: entry.startedDateTime) ?? clock))
     }
     // Two passes over one alias table. The redactor replaces a value wherever it appears
@@ -131,12 +137,15 @@ public enum HARImporter {
     }
   }
 
-  /// `request` with its body decoded from its content codings.
-  /// - Throws: ``CassetteError/malformed(field:reason:)`` when a coding cannot be undone.
-  static func decoded(_ request: HTTPRequest, index: Int) throws -> HTTPRequest {
+  /// `request` with its body decoded from its content codings, counted in `budget`.
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` when a coding cannot be undone
+  ///   or the body does not fit (``DecodedSizeBudget``).
+  static func decoded(
+    _ request: HTTPRequest, index: Int, budget: inout DecodedSizeBudget
+  ) throws -> HTTPRequest {
     var result = request
     do {
-      (result.body, result.headerFields) = try ContentCoding.decoded(
+      (result.body, result.headerFields) = try budget.decode(
         request.body, fields: request.headerFields)
     } catch {
       throw CassetteError.malformed(
@@ -145,12 +154,15 @@ public enum HARImporter {
     return result
   }
 
-  /// `response` with its body decoded from its content codings.
-  /// - Throws: ``CassetteError/malformed(field:reason:)`` when a coding cannot be undone.
-  static func decoded(_ response: HTTPResponse, index: Int) throws -> HTTPResponse {
+  /// `response` with its body decoded from its content codings, counted in `budget`.
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` when a coding cannot be undone
+  ///   or the body does not fit (``DecodedSizeBudget``).
+  static func decoded(
+    _ response: HTTPResponse, index: Int, budget: inout DecodedSizeBudget
+  ) throws -> HTTPResponse {
     var result = response
     do {
-      (result.body, result.headerFields) = try ContentCoding.decoded(
+      (result.body, result.headerFields) = try budget.decode(
         response.body, fields: response.headerFields)
     } catch {
       throw CassetteError.malformed(

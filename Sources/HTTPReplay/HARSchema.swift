@@ -2,7 +2,8 @@ import Foundation
 import UserBackendKit
 
 /// The structural rules of a cassette: HAR 1.2's required fields (docs/cassettes.md
-/// §2) and the `_replay` block (§3), checked on parsed JSON.
+/// §2) and the `_replay` block (§3), checked on parsed JSON, and what replay can honour
+/// (``ReplayableFields``: statuses, methods, header fields).
 enum HARSchema {
   struct Problem: Hashable {
     var path: String
@@ -15,6 +16,19 @@ enum HARSchema {
 
   static func problems(in root: Any) -> [Problem] {
     var problems: [Problem] = []
+    /// Header fields replay could not hand to a client (``ReplayableFields``).
+    func headers(_ value: Any?, _ path: String) {
+      for (index, item) in (value as? [Any] ?? []).enumerated() {
+        guard let pair = item as? [String: Any], let name = pair["name"] as? String else {
+          continue
+        }
+        if let problem = ReplayableFields.headerProblem(
+          name: name, value: pair["value"] as? String ?? "")
+        {
+          problems.append(Problem(path: "\(path)[\(index)]", message: problem))
+        }
+      }
+    }
     func check(_ object: [String: Any], _ path: String, _ fields: [(String, Kind)]) {
       for (name, kind) in fields {
         let fieldPath = path + "." + name
@@ -70,6 +84,12 @@ enum HARSchema {
         if let postData = request["postData"] as? [String: Any] {
           check(postData, path + ".request.postData", [("mimeType", .string)])
         }
+        if let method = request["method"] as? String,
+          let problem = ReplayableFields.methodProblem(method)
+        {
+          problems.append(Problem(path: path + ".request.method", message: problem))
+        }
+        headers(request["headers"], path + ".request.headers")
       }
       if let response = entry["response"] as? [String: Any] {
         check(
@@ -82,6 +102,13 @@ enum HARSchema {
         if let content = response["content"] as? [String: Any] {
           check(content, path + ".response.content", [("size", .number), ("mimeType", .string)])
         }
+        if let status = response["status"] as? NSNumber, !isJSONBool(status),
+          let problem = ReplayableFields.statusProblem(
+            Int(exactly: status.doubleValue) ?? Int.min)
+        {
+          problems.append(Problem(path: path + ".response.status", message: problem))
+        }
+        headers(response["headers"], path + ".response.headers")
       }
     }
     guard let replay = log["_replay"] as? [String: Any] else {

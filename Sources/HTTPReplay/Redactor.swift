@@ -141,6 +141,10 @@ struct AliasTable {
   var jwtValues: Set<String> = []
   var counters: [String: Int] = [:]
   var outputs: Set<String> = []
+  /// ``encodedForms(of:)`` of each aliased value, made once: redacting free text tries
+  /// every form of every alias, and building them each time cost an import of 1,000
+  /// entries most of its time.
+  var formsCache: [String: [String]] = [:]
   let timeShift: TimeInterval
   let jwtClaims: [RedactionRule]
 
@@ -213,17 +217,30 @@ struct AliasTable {
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
       return url
     }
-    // Path segments are compared decoded, so a percent-encoded token is found too.
+    // Path segments are compared decoded, so a percent-encoded token is found too. A
+    // segment's parameters (`;jsessionid=…`) are what logs redact as unreadable
+    // (`LoggedRequestTarget`): each value, or a parameter without `=`, becomes an alias.
     let segments = components.percentEncodedPath.split(
       separator: "/", omittingEmptySubsequences: false)
     let path = segments.map { raw -> String in
-      let decoded = FormURLEncoding.decode(raw, plusIsSpace: false)
+      let parameters = URLSecretParts.segmentParameters(raw)
+      let head = parameters.map { raw[..<raw.index(before: $0.startIndex)] } ?? raw
+      let decoded = FormURLEncoding.decode(head, plusIsSpace: false)
       let redacted = redactText(decoded)
-      return redacted == decoded ? String(raw) : FormURLEncoding.escape(redacted)
+      var result = redacted == decoded ? String(head) : FormURLEncoding.escape(redacted)
+      if let parameters {
+        result +=
+          ";"
+          + parameters.split(separator: ";", omittingEmptySubsequences: false).map {
+            aliasURLParameter($0)
+          }.joined(separator: ";")
+      }
+      return result
     }.joined(separator: "/")
     if path != components.percentEncodedPath { components.percentEncodedPath = path }
     if let query = components.percentEncodedQuery {
-      let redacted = redactPairs(query, rules: rules.queryParameters, plusIsSpace: false)
+      let redacted = redactPairs(
+        query, rules: rules.queryParameters, plusIsSpace: false, isQuery: true)
       components.percentEncodedQuery = redacted.isEmpty ? nil : redacted
     }
     // User information and the fragment are never stored (`NeverStoredParts`).
@@ -233,10 +250,29 @@ struct AliasTable {
     return components.url ?? NeverStoredParts.strippingURL(url)
   }
 
+  /// A path-segment parameter or a bare query item (`LoggedRequestTarget`): `name=value`
+  /// with the value aliased, or the whole item aliased when it has no `=`; empty stays.
+  mutating func aliasURLParameter(_ item: Substring) -> String {
+    let equals = item.firstIndex(of: "=")
+    let raw = equals.map { item[item.index(after: $0)...] } ?? item
+    let value = FormURLEncoding.decode(raw, plusIsSpace: false)
+    guard !value.isEmpty else { return String(item) }
+    let aliased = alias(value, category: "URL_PARAMETER")
+    let encoded = aliased == value ? String(raw) : FormURLEncoding.escape(aliased)
+    return equals.map { String(item[...$0]) + encoded } ?? encoded
+  }
+
   /// Redacts `name=value&…` text (a query or a form body), re-encoding only changed values.
-  mutating func redactPairs(_ text: String, rules: [RedactionRule], plusIsSpace: Bool) -> String {
+  /// In a query (`isQuery`), an item without `=` is aliased whole, as logs redact it.
+  mutating func redactPairs(
+    _ text: String, rules: [RedactionRule], plusIsSpace: Bool, isQuery: Bool = false
+  ) -> String {
     var parts: [String] = []
     for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
+      if isQuery, URLSecretParts.isBareQueryItem(pair) {
+        parts.append(aliasURLParameter(pair))
+        continue
+      }
       guard let equals = pair.firstIndex(of: "=") else {
         let decoded = FormURLEncoding.decode(String(pair), plusIsSpace: plusIsSpace)
         let redacted = redactText(decoded)
@@ -329,7 +365,14 @@ struct AliasTable {
     guard !byValue.isEmpty, result.count >= 8 else { return result }
     for (value, alias) in byValue.sorted(by: { $0.key.count > $1.key.count })
     where value.count >= 8 {
-      for form in Self.encodedForms(of: value) where result.contains(form) {
+      let forms: [String]
+      if let cached = formsCache[value] {
+        forms = cached
+      } else {
+        forms = Self.encodedForms(of: value)
+        formsCache[value] = forms
+      }
+      for form in forms where result.contains(form) {
         result = result.replacingOccurrences(of: form, with: alias)
       }
     }

@@ -76,7 +76,15 @@ struct EncodedFormImportTests {
     arguments: [false, true])
   func encodedMentions(after: Bool) throws {
     for (name, mention) in Self.earlierMentions {
-      let output = try Self.imported(after ? [Self.login, mention] : [mention, Self.login])
+      let output: String
+      do {
+        output = try Self.imported(after ? [Self.login, mention] : [mention, Self.login])
+      } catch let error as CassetteError {
+        // The token holds `/` and `=`, so as a header name it is not an HTTP token: the
+        // import refuses the file whole (replay could not send it); nothing is written.
+        #expect(name == "in a header name" && "\(error)".contains("not an HTTP token"))
+        continue
+      }
       for secret in [Self.token, Self.password] {
         let findings = LeakScanner.scan(Data(output.utf8), secrets: [secret])
         #expect(findings.isEmpty, "\(name) (\(after ? "after" : "before")): \(findings)")

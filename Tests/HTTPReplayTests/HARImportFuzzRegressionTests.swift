@@ -76,7 +76,17 @@ struct HARImportFuzzRegressionTests {
       ],
     ])
   func laterRuleRedactsEarlierPlaces(entries: [Entry]) throws {
-    let cassette = try HARImporter.importHAR(data: try Self.har(entries), secrets: [])
+    let cassette: Cassette
+    do {
+      cassette = try HARImporter.importHAR(data: try Self.har(entries), secrets: [])
+    } catch let error as CassetteError
+      where entries.contains(where: { $0.headers["", default: ""] != "" })
+    {
+      // A header without a name is not an HTTP token: the import now refuses the file
+      // whole (replay could not send it), so nothing is written, the secret included.
+      #expect("\(error)".contains("not an HTTP token"))
+      return
+    }
     let text = String(decoding: try cassette.encoded(), as: UTF8.self)
     #expect(!text.contains(Self.secret))
     #expect(LeakScanner.scan(try cassette.encoded(), secrets: [Self.secret]).isEmpty)
