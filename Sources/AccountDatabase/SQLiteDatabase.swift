@@ -248,20 +248,17 @@ final class Database: @unchecked Sendable {
   /// (the read lock, or the WAL snapshot, is held from the first read to the end), even
   /// while another connection commits. `body` only reads.
   func readTransaction<T>(_ body: () throws -> T) throws -> T {
-    try run("BEGIN DEFERRED")
-    do {
-      let result = try body()
-      try run("COMMIT")
-      return result
-    } catch {
-      _ = try? run("ROLLBACK")
-      throw error
-    }
+    try transaction(beginning: "BEGIN DEFERRED", body)
   }
 
   /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`, rolling back when it throws.
   func transaction<T>(_ body: () throws -> T) throws -> T {
-    try run("BEGIN IMMEDIATE")
+    try transaction(beginning: "BEGIN IMMEDIATE", body)
+  }
+
+  /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws.
+  private func transaction<T>(beginning begin: String, _ body: () throws -> T) throws -> T {
+    try run(begin)
     do {
       let result = try body()
       try run("COMMIT")

@@ -60,26 +60,7 @@ enum DocumentOutput {
   /// ``TerminalText`` escapes (C1 controls, bidirectional formatting) is written as
   /// `\uXXXX`, so the JSON is terminal-safe too.
   static func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\u{08}": result += "\\b"
-      case "\u{0C}": result += "\\f"
-      default:
-        if TerminalText.needsEscape(scalar) {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
+    JSONStringLiteral.quoted(text, alsoEscaping: TerminalText.needsEscape)
   }
 
   /// The text lines: `field: value`, sorted; `(no fields)` for an empty document and

@@ -1,3 +1,5 @@
+import UserBackendKit
+
 /// The one writer of `--json` output: every JSON text `baas` prints on standard output goes
 /// through ``Console/json(_:)``.
 ///
@@ -17,10 +19,7 @@ enum TerminalSafeJSON {
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
       if needsJSONEscape(scalar) {
-        let hex = String(scalar.value, radix: 16)
-        result.append(
-          contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
-            .unicodeScalars)
+        result.append(contentsOf: JSONStringLiteral.unicodeEscape(scalar).unicodeScalars)
       } else {
         result.append(scalar)
       }

@@ -1,5 +1,6 @@
 import BackendHTTP
 import Foundation
+import UserBackendKit
 
 /// Writes JSON in which every number keeps its kind: a `Double` always has a fraction or
 /// an exponent (`2.0`, `-0.0`, `1e+20`), an integer never does (`2`).
@@ -84,23 +85,7 @@ enum KindKeepingJSON {
   }
 
   private static func writeString(_ text: String, to output: inout String) {
-    output += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "\u{08}": output += "\\b"
-      case "\u{0C}": output += "\\f"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    output += "\""
+    output += JSONStringLiteral.quoted(text)
   }
 }
 
