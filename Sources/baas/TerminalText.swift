@@ -25,6 +25,23 @@ enum TerminalText {
     return String(result)
   }
 
+  /// XML text (`verify --format junit`) with every scalar ``needsEscape(_:)`` names, other
+  /// than tab and line feed (the document's own layout), written as a character reference
+  /// (`&#x9b;`, a carriage return `&#xd;`): the same XML value, inert on a terminal. The XML writer escapes `& < > " '` and drops
+  /// what XML 1.0 forbids, but DEL, the C1 controls and the bidirectional formatting
+  /// characters are XML characters and passed through raw.
+  static func xmlSafe(_ xml: String) -> String {
+    var result = String.UnicodeScalarView()
+    for scalar in xml.unicodeScalars {
+      if scalar == "\t" || scalar == "\n" || !needsEscape(scalar) {
+        result.append(scalar)
+      } else {
+        result.append(contentsOf: "&#x\(String(scalar.value, radix: 16));".unicodeScalars)
+      }
+    }
+    return String(result)
+  }
+
   /// `true` for a control, bidirectional formatting or line/paragraph separator scalar.
   static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {

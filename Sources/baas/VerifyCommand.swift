@@ -87,11 +87,12 @@ enum VerifyCommand {
     let summaryLast = format == .text && rendered.hasSuffix(closing)
     if summaryLast { rendered = String(rendered.dropLast(closing.count + 1)) }
     // Text and Markdown quote servers' messages for people; JSON goes through the one JSON
-    // writer (terminal-safe escapes); JUnit escapes them itself.
+    // writer (terminal-safe escapes); JUnit XML writes the same scalars as character
+    // references (its own escaping passed C1 controls and bidi characters through).
     switch format {
     case .text, .markdown: Console.out(TerminalText.safe(rendered, keepingNewlines: true))
     case .json: Console.json(rendered)
-    case .junit: Console.out(rendered)
+    case .junit: Console.out(TerminalText.xmlSafe(rendered))
     }
     defer { if summaryLast { Console.out("\n" + report.summary) } }
     let violations: [String]

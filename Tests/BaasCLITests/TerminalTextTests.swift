@@ -53,6 +53,27 @@ struct TerminalTextTests {
     }
   }
 
+  /// `verify --format junit` prints XML whose failure messages quote servers: every
+  /// terminal-unsafe scalar becomes a character reference (the same XML value; a carriage
+  /// return too, which could rewrite a line), the document's line feeds and tabs stay.
+  @Test("JUnit XML from hostile text is inert and keeps its value", arguments: hostile)
+  func junitXML(_ payload: String) {
+    let xml = "<failure message=\"\(payload)\">\n\t\(payload)</failure>\n"
+    let safe = TerminalText.xmlSafe(xml)
+    #expect(
+      !safe.unicodeScalars.contains { scalar in
+        scalar != "\n" && scalar != "\t" && TerminalText.needsEscape(scalar)
+      }, "\(safe)")
+    // Each escaped scalar is a character reference that XML reads back as the scalar.
+    var decoded = safe
+    for scalar in xml.unicodeScalars where TerminalText.needsEscape(scalar) {
+      decoded = decoded.replacingOccurrences(
+        of: "&#x\(String(scalar.value, radix: 16));", with: String(Character(scalar)))
+    }
+    #expect(decoded == xml)
+    #expect(TerminalText.xmlSafe("<a>é 😀 &amp;</a>\n") == "<a>é 😀 &amp;</a>\n")
+  }
+
   @Test("plain text, tabs, emoji and non-Latin scripts are unchanged")
   func plainText() {
     for text in ["alice@example.com", "émile\tx", "👩‍💻 山田", "a\\u{1B}b"] {
