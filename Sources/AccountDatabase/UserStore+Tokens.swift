@@ -51,8 +51,9 @@ extension UserStore {
   /// A retry is not a reuse: when the token presented is the one rotated last and its
   /// successor has never been presented, the client most likely never stored the answer
   /// (the process was killed, or its session write failed, after the store committed the
-  /// rotation). That successor is revoked and a new one issued, so a lost answer does not
-  /// sign the user out for good. Presenting a revoked token revokes its family: if a
+  /// rotation). That successor is revoked and a new one issued, once per rotation, so a
+  /// lost answer does not sign the user out for good; presenting the token a third time is
+  /// a reuse. Presenting a revoked token revokes its family: if a
   /// thief's copy was the one answered as a retry, the rightful client's next refresh
   /// (with the revoked successor) ends the thief's session too.
   ///
@@ -137,24 +138,22 @@ extension UserStore {
     }
   }
 
-  /// The row of the live token issued after row `row` in `family` when no token after
-  /// `row` was ever rotated: then the token at `row` is the one rotated last and its answer
-  /// was never used, so presenting it again is a retry of that rotation. `nil` otherwise
-  /// (a reuse). Later tokens that are revoked while the one at `row` is not were revoked
-  /// by earlier retries (family and account revocations revoke every row), so they do not
-  /// count. Rows of a family are inserted in order, one at a time under the store's lock,
-  /// so a later row is a later token.
+  /// The row of the one token issued after row `row` in `family` when it has never been
+  /// presented (not rotated, not revoked): then the token at `row` is the one rotated last
+  /// and its answer was never used, so presenting it again is a retry of that rotation.
+  /// `nil` otherwise (a reuse), and so for a second retry: the successor the first one
+  /// revoked is a later row too. One retry per rotation answers a lost answer; more would
+  /// let a copy of the token be answered again and again, unseen, while the rightful
+  /// client does not refresh. Rows of a family are inserted in order, one at a time under
+  /// the store's lock, so a later row is a later token.
   static func unusedSuccessor(_ db: Database, family: String, after row: Int64) throws
     -> Int64?
   {
     let later = try db.query(
-      "SELECT rowid, rotated_at IS NOT NULL, revoked FROM refresh_tokens "
+      "SELECT rowid, rotated_at IS NOT NULL OR revoked != 0 FROM refresh_tokens "
         + "WHERE family = ? AND rowid > ?", [.text(family), .integer(row)]
-    ) { (row: $0.integer(0), rotated: $0.integer(1) != 0, revoked: $0.integer(2) != 0) }
-    let live = later.filter { !$0.revoked }
-    guard !later.contains(where: \.rotated), live.count == 1, let successor = live.first else {
-      return nil
-    }
+    ) { (row: $0.integer(0), used: $0.integer(1) != 0) }
+    guard later.count == 1, let successor = later.first, !successor.used else { return nil }
     return successor.row
   }
 

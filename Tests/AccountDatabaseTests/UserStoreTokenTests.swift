@@ -62,11 +62,22 @@ import UserBackendKit
     #expect(retried.refreshToken != lost)
     #expect(retried.refreshToken != first)
     #expect(try store.authenticationTime(refreshToken: retried.refreshToken) == signedInAt)
-    // Retried twice: still a retry (nothing after it was presented).
-    let again = try store.rotateRefreshToken(first).refreshToken
-    // The last answer is the family's one live token.
-    let next = try store.rotateRefreshToken(again).refreshToken
+    // The retried answer is the family's one live token.
+    let next = try store.rotateRefreshToken(retried.refreshToken).refreshToken
     #expect(try store.rotateRefreshToken(next).userID == record.id)
+  }
+
+  /// One retry per rotation: a token answered again and again would let a copy of it be
+  /// used unseen for as long as the rightful client does not refresh (fresh-eyes check).
+  /// A second retry is a reuse and revokes the family.
+  @Test func aSecondRetryOfTheSameRotationIsAReuse() throws {
+    let store = try makeStore()
+    let record = try store.createUser(NewUser(email: "a@example.com"))
+    let first = try store.issueRefreshToken(userID: record.id)
+    _ = try store.rotateRefreshToken(first)
+    let retried = try store.rotateRefreshToken(first).refreshToken
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(first) }
+    #expect(throws: UserStoreError.invalidRefreshToken) { try store.rotateRefreshToken(retried) }
   }
 
   /// A retry cannot tell a lost answer from a copied token, so the successor it revoked
