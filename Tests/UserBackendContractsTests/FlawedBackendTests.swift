@@ -21,6 +21,11 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
 /// contract fail at the step carrying that expectation, with a message naming it. A
 /// checker that silently ignored a field would let its flaw pass here.
 @Suite(.timeLimit(.minutes(2))) struct FlawedBackendTests {
+  /// How long a step waits for auth-state events here: only a flaw's missing event waits
+  /// it out, so it can be long; 3 s failed a sound step under CI load (the events that do
+  /// come were late), as ContractRunner.standardEventTimeout's comment says 5 s does.
+  static let eventTimeout: Duration = .seconds(20)
+
   static let cases: [FlawCase] = [
     // outcomes
     FlawCase(
@@ -112,7 +117,7 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
     let sound = await ContractRunner.run(contract, on: MemoryHarness()).outcome
     #expect(sound == .passed, "\(sound)")
     let result = await ContractRunner.run(
-      contract, on: MemoryHarness(flaws: [flawCase.flaw]), eventTimeout: .seconds(3))
+      contract, on: MemoryHarness(flaws: [flawCase.flaw]), eventTimeout: Self.eventTimeout)
     guard case .failed(let failure) = result.outcome else {
       Issue.record("\(flawCase.flaw) was not caught by \(flawCase.contract): \(result.outcome)")
       return
@@ -157,7 +162,7 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
     let sound = await ContractRunner.run(contract, on: MemoryHarness()).outcome
     #expect(sound == .passed, "\(sound)")
     let result = await ContractRunner.run(
-      contract, on: MemoryHarness(flaws: [.memoryOnlySession]), eventTimeout: .seconds(3))
+      contract, on: MemoryHarness(flaws: [.memoryOnlySession]), eventTimeout: Self.eventTimeout)
     guard case .failed(let failure) = result.outcome else {
       Issue.record("\(name) passed with a memory-only session: \(result.outcome)")
       return
