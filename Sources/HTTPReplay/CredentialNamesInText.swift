@@ -47,17 +47,21 @@ enum CredentialNamesInText {
 
   /// `true` when a rule names `name` or it is called like a credential.
   static func isCredentialName(_ name: String, rules: RedactionRules) -> Bool {
-    let lists = [rules.formFields, rules.jsonFields, rules.queryParameters, rules.requestHeaders]
-    let named = lists.contains { list in list.contains { rule in rule.names(name) } }
-    return named || CredentialFieldNames.rule(for: name) != nil
+    isRuleNamed(name, rules: rules) || CredentialFieldNames.rule(for: name) != nil
   }
 
   /// `name` quoted for a report when a rule names it (`password`), else a description: a
   /// name matched only by a fragment (`Form0nlyPassw0rd`) may be the secret itself.
   static func quoted(_ name: String, rules: RedactionRules) -> String {
-    let lists = [rules.formFields, rules.jsonFields, rules.queryParameters, rules.requestHeaders]
-    let named = lists.contains { list in list.contains { rule in rule.names(name) } }
-    return named && name.count <= longestQuotedName ? "`\(name)`" : "a credential-like name"
+    isRuleNamed(name, rules: rules) && name.count <= longestQuotedName
+      ? "`\(name)`" : "a credential-like name"
+  }
+
+  /// `true` when a form, JSON, query or request-header rule names `name`.
+  private static func isRuleNamed(_ name: String, rules: RedactionRules) -> Bool {
+    [rules.formFields, rules.jsonFields, rules.queryParameters, rules.requestHeaders].contains {
+      list in list.contains { rule in rule.names(name) }
+    }
   }
 
   private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -15,20 +15,9 @@ enum TerminalSafeJSON {
   /// `json` with every terminal-unsafe scalar outside JSON whitespace written as `\uXXXX`.
   /// Every such scalar is in the Basic Multilingual Plane, so one escape suffices.
   static func escaped(_ json: String) -> String {
-    guard json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
-    var result = String.UnicodeScalarView()
-    for scalar in json.unicodeScalars {
-      if needsJSONEscape(scalar) {
-        result.append(contentsOf: JSONStringLiteral.unicodeEscape(scalar).unicodeScalars)
-      } else {
-        result.append(scalar)
-      }
+    TerminalText.replacingUnsafe(json, keeping: ["\t", "\n", "\r"]) {
+      JSONStringLiteral.unicodeEscape($0)
     }
-    return String(result)
-  }
-
-  private static func needsJSONEscape(_ scalar: Unicode.Scalar) -> Bool {
-    scalar != "\t" && scalar != "\n" && scalar != "\r" && TerminalText.needsEscape(scalar)
   }
 }
 

@@ -11,18 +11,10 @@ enum TerminalText {
   /// `text` with the characters above escaped; `"\n"` is kept only when
   /// `keepingNewlines` (multi-line reports whose line structure is ours), tab always.
   static func safe(_ text: String, keepingNewlines: Bool = false) -> String {
-    var result = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      if scalar == "\t" || (keepingNewlines && scalar == "\n") || !needsEscape(scalar) {
-        result.append(scalar)
-      } else {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        result.append(
-          contentsOf: "\\u{\(String(repeating: "0", count: max(0, 2 - hex.count)) + hex)}"
-            .unicodeScalars)
-      }
+    replacingUnsafe(text, keeping: keepingNewlines ? ["\t", "\n"] : ["\t"]) { scalar in
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      return "\\u{\(String(repeating: "0", count: max(0, 2 - hex.count)) + hex)}"
     }
-    return String(result)
   }
 
   /// XML text (`verify --format junit`) with every scalar ``needsEscape(_:)`` names, other
@@ -31,12 +23,24 @@ enum TerminalText {
   /// what XML 1.0 forbids, but DEL, the C1 controls and the bidirectional formatting
   /// characters are XML characters and passed through raw.
   static func xmlSafe(_ xml: String) -> String {
+    replacingUnsafe(xml, keeping: ["\t", "\n"]) { "&#x\(String($0.value, radix: 16));" }
+  }
+
+  /// `text` with every scalar ``needsEscape(_:)`` names, except those in `kept`, replaced
+  /// by `escape(scalar)`: the one loop behind the text, XML and JSON (``TerminalSafeJSON``)
+  /// forms, which differ only in the escape's spelling and the layout they keep.
+  static func replacingUnsafe(
+    _ text: String, keeping kept: Set<Unicode.Scalar>, with escape: (Unicode.Scalar) -> String
+  ) -> String {
+    guard text.unicodeScalars.contains(where: { needsEscape($0) && !kept.contains($0) }) else {
+      return text
+    }
     var result = String.UnicodeScalarView()
-    for scalar in xml.unicodeScalars {
-      if scalar == "\t" || scalar == "\n" || !needsEscape(scalar) {
+    for scalar in text.unicodeScalars {
+      if kept.contains(scalar) || !needsEscape(scalar) {
         result.append(scalar)
       } else {
-        result.append(contentsOf: "&#x\(String(scalar.value, radix: 16));".unicodeScalars)
+        result.append(contentsOf: escape(scalar).unicodeScalars)
       }
     }
     return String(result)
