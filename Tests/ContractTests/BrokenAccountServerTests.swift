@@ -1,8 +1,8 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import Testing
 import UserBackendContracts
+import UserBackendKit
 import UserBackendTesting
 
 /// Rewrites the JSON object body of each request before the emulator sees it (a server
@@ -23,7 +23,7 @@ struct BodyRewritingTransport: HTTPTransport {
 
 /// The password of the latest sign-up a server saw.
 final class LatestSignUpPassword: Sendable {
-  private let value = Mutex<String?>(nil)
+  private let value = LockedValue<String?>(nil)
   func set(_ password: String) { value.withLock { $0 = password } }
   func get() -> String? { value.withLock { $0 } }
 }

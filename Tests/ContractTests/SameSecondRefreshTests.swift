@@ -1,6 +1,5 @@
 import BackendHTTP
 import Foundation
-import Synchronization
 import Testing
 import UserBackendContracts
 import UserBackendKit
@@ -8,7 +7,7 @@ import UserBackendTesting
 
 /// The ID token a Firebase server handed out last.
 final class LastIDToken: Sendable {
-  private let value = Mutex<String?>(nil)
+  private let value = LockedValue<String?>(nil)
   func set(_ token: String) { value.withLock { $0 = token } }
   func get() -> String? { value.withLock { $0 } }
 }
