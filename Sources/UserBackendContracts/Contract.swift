@@ -35,6 +35,14 @@ public struct Contract: Sendable, Hashable, Codable, Identifiable {
   /// The pseudo-capability satisfied when `ContractEnvironment.clock` is not `nil`.
   public static let controllableClock: Capability = "controllableClock"
 
+  /// The pseudo-capability of an environment that can send requests of its own to the
+  /// backend's server, past the adapter (`rawGetDocument`,
+  /// ``ContractEnvironment/rawDocumentRead(userID:bearerToken:)``): the emulator, replay and
+  /// live environments add it to their ``ContractEnvironment/capabilities``. The fake has no
+  /// server apart from the backend, so it lacks it, and `skips.json` pins that like any
+  /// missing capability.
+  public static let rawServerRequests: Capability = "rawServerRequests"
+
   /// ``name``.
   public var id: String { name }
 

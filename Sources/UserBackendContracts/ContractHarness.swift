@@ -20,7 +20,8 @@ public protocol ContractHarness: Sendable {
 
 /// One run of one contract on one backend.
 public protocol ContractEnvironment: Sendable {
-  /// What the backend claims to support.
+  /// What the backend claims to support, plus ``Contract/rawServerRequests`` when the
+  /// environment implements ``rawDocumentRead(userID:bearerToken:)``.
   var capabilities: Set<Capability> { get }
   /// The clock the backend reads, or `nil` when time is not controllable (live runs).
   /// Non-nil satisfies ``Contract/controllableClock``.
@@ -63,6 +64,18 @@ public protocol ContractEnvironment: Sendable {
   /// or `nil` when the environment cannot see its requests (default). A `concurrent`
   /// step's `refreshRequests` expectation compares the increase during the step.
   func tokenRefreshRequests() async -> Int?
+
+  /// Reads `userID`'s document straight from the server with `bearerToken` (the
+  /// signed-in user's), in a request of the environment's own: the wire protocol's read,
+  /// never through the adapter, so no client-side check can stand in for the server's rule.
+  /// Firestore: `GET …/documents/users/{userID}` with `Authorization: Bearer`; NCMB: the
+  /// signed `GET /2013-09-01/users/{userID}` with `X-NCMB-Apps-Session-Token`. Through the
+  /// run's transport, so a recording keeps it and a replay answers it.
+  /// - Returns: the answer as the protocol reads it, or `nil` when the environment cannot
+  ///   send its own requests (default; such an environment does not claim
+  ///   ``Contract/rawServerRequests``).
+  /// - Throws: transport errors; they fail the step.
+  func rawDocumentRead(userID: String, bearerToken: String) async throws -> ServerAnswer?
 }
 
 extension ContractEnvironment {
@@ -73,6 +86,11 @@ extension ContractEnvironment {
 
   /// `nil`: requests are not visible.
   public func tokenRefreshRequests() async -> Int? { nil }
+
+  /// `nil`: the environment cannot send requests of its own.
+  public func rawDocumentRead(userID: String, bearerToken: String) async throws -> ServerAnswer? {
+    nil
+  }
 }
 
 /// The kind of an out-of-band code: what the message carrying it was for. The raw values

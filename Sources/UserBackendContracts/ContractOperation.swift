@@ -74,6 +74,12 @@ public enum OperationName: String, Sendable, Hashable, Codable, CaseIterable {
   /// with `"device": "label"` runs on it, so a contract can present an old credential
   /// after the first device signed out, changed the password or deleted the account.
   case addDevice
+  /// Reads a user's document straight from the server, past the adapter and its checks:
+  /// the environment sends the wire protocol's read with the signed-in user's bearer token
+  /// (``ContractEnvironment/rawDocumentRead(userID:bearerToken:)``); input
+  /// ``DocumentTarget`` (optional); expectation `{"server": "refused"}` or
+  /// `{"server": "served"}`. Needs ``Contract/rawServerRequests`` in `requires`.
+  case rawGetDocument
 }
 
 /// What a step does, with its input already typed.
@@ -140,6 +146,8 @@ public enum ContractOperation: Sendable, Hashable {
   case ensureDocument(displayName: String?)
   /// A second device: a new backend over a copy of the current session.
   case addDevice
+  /// Read a user's document with a request of the environment's own, not the adapter's.
+  case rawGetDocument(DocumentTarget)
 
   /// The operation's name as written in contract files.
   public var name: OperationName {
@@ -175,6 +183,7 @@ public enum ContractOperation: Sendable, Hashable {
     case .deleteDocument: .deleteDocument
     case .ensureDocument: .ensureDocument
     case .addDevice: .addDevice
+    case .rawGetDocument: .rawGetDocument
     }
   }
 }

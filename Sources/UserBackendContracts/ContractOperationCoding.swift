@@ -123,6 +123,8 @@ extension ContractOperation {
       return .getDocument(try optionalInput(DocumentTarget.self) ?? DocumentTarget())
     case .deleteDocument:
       return .deleteDocument(try optionalInput(DocumentTarget.self) ?? DocumentTarget())
+    case .rawGetDocument:
+      return .rawGetDocument(try optionalInput(DocumentTarget.self) ?? DocumentTarget())
     case .createDocument: return .createDocument(try input(DocumentCreateInput.self))
     case .updateDocument: return .updateDocument(try input(DocumentUpdateInput.self))
     case .ensureDocument:
@@ -174,7 +176,7 @@ extension ContractOperation {
     case .confirmPasswordReset(let value): try container.encode(value, forKey: .input)
     case .reauthenticate(let value), .linkPassword(let value):
       try container.encode(value, forKey: .input)
-    case .getDocument(let target), .deleteDocument(let target):
+    case .getDocument(let target), .deleteDocument(let target), .rawGetDocument(let target):
       if target.user != nil { try container.encode(target, forKey: .input) }
     case .createDocument(let value): try container.encode(value, forKey: .input)
     case .updateDocument(let value): try container.encode(value, forKey: .input)

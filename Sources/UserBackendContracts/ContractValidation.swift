@@ -3,7 +3,8 @@ import UserBackendKit
 
 /// Checks a decoded contract beyond its JSON shape: labels are unique and referred to
 /// only after they are defined, variables are declared, expectations fit their
-/// operations, and clock steps declare ``Contract/controllableClock``.
+/// operations, clock steps declare ``Contract/controllableClock`` and `rawGetDocument`
+/// steps ``Contract/rawServerRequests``.
 enum ContractValidation {
   /// A problem and the key path where it is (`steps[3].expect.user.sameUserAs`).
   struct Issue: Error, Equatable {
@@ -24,6 +25,13 @@ enum ContractValidation {
       {
         throw Issue(
           keyPath: path + ".op", message: "advanceClock needs \"controllableClock\" in requires")
+      }
+      if case .rawGetDocument = step.operation,
+        !contract.requires.contains(Contract.rawServerRequests)
+      {
+        throw Issue(
+          keyPath: path + ".op",
+          message: "rawGetDocument needs \"\(Contract.rawServerRequests)\" in requires")
       }
       try checkDevice(step, path: path, labels: labels)
       if case .expectEvents = step.operation, !labels.values.contains(.authStateChanges) {
@@ -108,7 +116,7 @@ enum ContractValidation {
         try require(input.verification, inputPath + ".verification", [.startPhoneVerification])
       case .expectEvents(let subscription):
         try require(subscription, inputPath + ".subscription", [.authStateChanges])
-      case .getDocument(let target), .deleteDocument(let target):
+      case .getDocument(let target), .deleteDocument(let target), .rawGetDocument(let target):
         try require(target.user, inputPath + ".user")
       case .createDocument(let input): try require(input.user, inputPath + ".user")
       case .updateDocument(let input): try require(input.user, inputPath + ".user")
@@ -130,6 +138,7 @@ enum ContractValidation {
       try require(token.differentFrom, ".expect.token.differentFrom", [.idToken, .concurrent])
       try require(token.sameAs, ".expect.token.sameAs", [.idToken, .concurrent])
       try require(token.sameUserAs, ".expect.token.sameUserAs")
+      try require(token.notOlderThan, ".expect.token.notOlderThan", [.idToken, .concurrent])
     case .events(let events):
       for (number, event) in events.enumerated() {
         if let shape = event.user { try checkShape(shape, ".expect.events[\(number)].user") }
@@ -174,6 +183,11 @@ enum ContractValidation {
       case .token where name != .idToken: "a token expectation is only for idToken"
       case .outcomes where name != .concurrent: "outcomes are only for concurrent"
       case .events where name != .expectEvents: "events are only for expectEvents"
+      case .server where name != .rawGetDocument: "server is only for rawGetDocument"
+      case .none where name == .rawGetDocument,
+        .some(.success) where name == .rawGetDocument,
+        .some(.error) where name == .rawGetDocument:
+        "rawGetDocument needs {\"server\": \"refused\"} or {\"server\": \"served\"}"
       case .none where name == .expectEvents: "expectEvents needs {\"events\": [...]}"
       case .some(.error)
       where [.restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents].contains(name):

@@ -14,6 +14,8 @@ import UserBackendKit
 ///   saw on the wire during the step (checked where the environment can count them).
 /// - `{"events": [...]}`: the auth state events for `expectEvents`.
 /// - `{"document": {...}}`: a document, or none (``DocumentExpectation``).
+/// - `{"server": "refused"}` / `{"server": "served"}`: for `rawGetDocument`, how the server
+///   itself answered the environment's own read (``ServerAnswer/Kind``).
 /// - `{"success": true}`: succeeds, same as omitting `expect`.
 public enum Expectation: Sendable, Hashable, Codable {
   /// The operation succeeds; its value is not checked.
@@ -35,9 +37,13 @@ public enum Expectation: Sendable, Hashable, Codable {
   case events([EventExpectation])
   /// A document (or its absence), and for creations whether the step created it.
   case document(DocumentExpectation)
+  /// How the server answered a `rawGetDocument` step: ``ServerAnswer/Kind/refused`` (the
+  /// server's own rule refused the read, whatever the adapter would have done) or
+  /// ``ServerAnswer/Kind/served``.
+  case server(ServerAnswer.Kind)
 
   private enum Keys: String, CodingKey, CaseIterable {
-    case success, user, token, outcomes, events, document, error, field, minimumLength
+    case success, user, token, outcomes, events, document, server, error, field, minimumLength
     case refreshRequests
     case isNil = "nil"
   }
@@ -47,7 +53,9 @@ public enum Expectation: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     try ContractFormatError.checkKeys(decoder, allowed: Keys.allCases.map(\.rawValue))
     let container = try decoder.container(keyedBy: Keys.self)
-    let kinds: [Keys] = [.success, .user, .isNil, .error, .token, .outcomes, .events, .document]
+    let kinds: [Keys] = [
+      .success, .user, .isNil, .error, .token, .outcomes, .events, .document, .server,
+    ]
     let present = kinds.filter { container.contains($0) }
     guard present.count == 1, let kind = present.first else {
       throw ContractFormatError.invalid(
@@ -73,6 +81,12 @@ public enum Expectation: Sendable, Hashable, Codable {
     case .events: self = .events(try container.decode([EventExpectation].self, forKey: .events))
     case .document:
       self = .document(try container.decode(DocumentExpectation.self, forKey: .document))
+    case .server:
+      let kind = try container.decode(String.self, forKey: .server)
+      guard let answer = ServerAnswer.Kind(rawValue: kind), answer != .other else {
+        throw ContractFormatError.invalid(decoder, "server", "give \"refused\" or \"served\"")
+      }
+      self = .server(answer)
     case .outcomes:
       let counts = try container.decode([String: Int].self, forKey: .outcomes)
       for (name, count) in counts {
@@ -107,6 +121,7 @@ public enum Expectation: Sendable, Hashable, Codable {
     case .token(let token): try container.encode(token, forKey: .token)
     case .events(let events): try container.encode(events, forKey: .events)
     case .document(let document): try container.encode(document, forKey: .document)
+    case .server(let kind): try container.encode(kind.rawValue, forKey: .server)
     case .outcomes(let counts, let refreshes):
       try container.encode(counts, forKey: .outcomes)
       try container.encodeIfPresent(refreshes, forKey: .refreshRequests)
@@ -254,7 +269,12 @@ public struct UserShape: Sendable, Hashable, Codable {
 /// `sameAs` / `differentFrom` naming a `concurrent` step compare with every token that
 /// step produced (so all of them must be equal for `sameAs`). `sameUserAs` checks the
 /// token's own subject (the JWT `sub`, or what ``ContractEnvironment/tokenSubject(_:)``
-/// answers for an opaque token) as well as the signed-in user.
+/// answers for an opaque token) as well as the signed-in user. `refreshRequests` counts the
+/// token refresh requests the step sent on the wire, where the environment sees them
+/// (``ContractEnvironment/tokenRefreshRequests()``); `notOlderThan` compares the JWT `iat`
+/// claims: a forced refresh must reach the server, but the server may answer the same bytes
+/// (ID tokens carry times in whole seconds and no unique claim, so two tokens minted for
+/// one user in one second are equal).
 public struct TokenExpectation: Sendable, Hashable, Codable {
   /// The label of an earlier step (`idToken`, or `concurrent` for its first success)
   /// whose token must differ from this one.
@@ -264,22 +284,41 @@ public struct TokenExpectation: Sendable, Hashable, Codable {
   public var sameAs: String?
   /// The label of an earlier step whose user must still be the signed-in user.
   public var sameUserAs: String?
+  /// How many token refresh requests the step must send on the wire; checked where the
+  /// environment counts them (emulators, replay, live), not judged elsewhere.
+  public var refreshRequests: Int?
+  /// The label of an earlier `idToken` or `concurrent` step: this token's `iat` (a JWT's
+  /// issue time, whole seconds) must not be earlier than any of that step's tokens'. A
+  /// token without `iat` fails it.
+  public var notOlderThan: String?
 
   /// An expectation value.
-  public init(differentFrom: String? = nil, sameAs: String? = nil, sameUserAs: String? = nil) {
+  public init(
+    differentFrom: String? = nil, sameAs: String? = nil, sameUserAs: String? = nil,
+    refreshRequests: Int? = nil, notOlderThan: String? = nil
+  ) {
     self.differentFrom = differentFrom
     self.sameAs = sameAs
     self.sameUserAs = sameUserAs
+    self.refreshRequests = refreshRequests
+    self.notOlderThan = notOlderThan
   }
 
   /// Decodes; unknown keys are rejected.
   /// - Throws: a format error naming the unknown key.
   public init(from decoder: any Decoder) throws {
-    try ContractFormatError.checkKeys(decoder, allowed: ["differentFrom", "sameAs", "sameUserAs"])
+    try ContractFormatError.checkKeys(
+      decoder,
+      allowed: ["differentFrom", "sameAs", "sameUserAs", "refreshRequests", "notOlderThan"])
     let container = try decoder.container(keyedBy: CodingKeys.self)
     differentFrom = try container.decodeIfPresent(String.self, forKey: .differentFrom)
     sameAs = try container.decodeIfPresent(String.self, forKey: .sameAs)
     sameUserAs = try container.decodeIfPresent(String.self, forKey: .sameUserAs)
+    refreshRequests = try container.decodeIfPresent(Int.self, forKey: .refreshRequests)
+    notOlderThan = try container.decodeIfPresent(String.self, forKey: .notOlderThan)
+    if let refreshRequests, refreshRequests < 0 {
+      throw ContractFormatError.invalid(decoder, "refreshRequests", "must be >= 0")
+    }
   }
 }
 

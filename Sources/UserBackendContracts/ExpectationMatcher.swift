@@ -53,6 +53,11 @@ struct ExpectationMatcher {
       return matchEvents(expected, events)
     case (.document(let expected), .success(let value)):
       return matchDocument(expected, value)
+    case (.server(let expected), .success(let value)):
+      guard case .serverAnswer(let answer) = value, answer.kind == expected else {
+        return Mismatch(expected: describeExpected(.server(expected)), actual: value.summary)
+      }
+      return nil
     }
   }
 
@@ -157,8 +162,17 @@ struct ExpectationMatcher {
 
   private func matchToken(_ expected: TokenExpectation, _ value: StepValue) -> Mismatch? {
     let wanted = describeExpected(.token(expected))
-    guard case .token(let token, let user, let subject) = value, !token.isEmpty else {
+    guard case .token(let token, let user, let subject, let refreshes) = value, !token.isEmpty
+    else {
       return Mismatch(expected: wanted, actual: value.summary)
+    }
+    // Only an environment that sees the wire can count; the others are not judged.
+    if let expected = expected.refreshRequests, let refreshes, refreshes != expected {
+      return Mismatch(
+        expected: wanted, actual: "\(refreshes) token refresh request(s) on the wire")
+    }
+    if let label = expected.notOlderThan, let problem = olderThan(label, token) {
+      return Mismatch(expected: wanted, actual: problem)
     }
     // A concurrent step is compared through every token it produced, not its first.
     if let label = expected.differentFrom {
@@ -205,6 +219,26 @@ struct ExpectationMatcher {
       if let problem = sameUser(label, user, same: true) {
         return Mismatch(
           expected: wanted, actual: "a token, but the signed-in user is not " + problem)
+      }
+    }
+    return nil
+  }
+
+  /// Why `token` was issued before a token of step `label` (JWT `iat`, seconds), or `nil`.
+  private func olderThan(_ label: String, _ token: String) -> String? {
+    let others = records[label]?.tokens ?? []
+    if others.isEmpty { return "step \"\(label)\" produced no token" }
+    func issued(_ token: String) -> TimeInterval? {
+      (try? JSONWebToken(parsing: token))?.numericClaim("iat")
+    }
+    guard let issuedAt = issued(token) else { return "a token without an iat claim" }
+    for other in others {
+      guard let otherIssuedAt = issued(other) else {
+        return "step \"\(label)\" has a token without an iat claim"
+      }
+      if issuedAt < otherIssuedAt {
+        // Printed as read (a Double): a hostile iat such as 1e300 has no Int value.
+        return "a token issued at iat \(issuedAt), before step \"\(label)\"'s (\(otherIssuedAt))"
       }
     }
     return nil
@@ -262,12 +296,21 @@ struct ExpectationMatcher {
       return "events " + events.map(describeExpected).joined(separator: ", ")
     case .user(let shape): return "user(" + describeShape(shape) + ")"
     case .document(let document): return describeExpected(document)
+    case .server(.refused):
+      return "the server itself to refuse the read (the protocol's refusal status and code)"
+    case .server(let kind): return "the server to answer the read: \(kind.rawValue)"
     case .token(let token):
       var parts: [String] = []
       if let label = token.differentFrom { parts.append("different from step \"\(label)\"") }
       if let label = token.sameAs { parts.append("same as step \"\(label)\"") }
       if let label = token.sameUserAs {
         parts.append("whose subject is the user of step \"\(label)\"")
+      }
+      if let label = token.notOlderThan {
+        parts.append("issued no earlier than step \"\(label)\"'s")
+      }
+      if let count = token.refreshRequests {
+        parts.append("after \(count) token refresh request(s) on the wire")
       }
       return "a non-empty token" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", "))
     }

@@ -31,10 +31,38 @@ extension OperationContext {
       let user = try await backend.currentUser() ?? User(id: "")
       return .creation(
         try await store.ensureDocument(for: user, displayName: displayName ?? "anonymous"))
+    case .rawGetDocument(let target):
+      return try await rawRead(target, on: backend)
     default:
       throw ContractExecution.StepFailure(
         expected: "a document operation", actual: operation.name.rawValue)
     }
+  }
+
+  /// `rawGetDocument`: the environment's own read of the target's document with the
+  /// signed-in user's bearer token (read without a refresh, as the adapter holds it).
+  private func rawRead(_ target: DocumentTarget, on backend: any UserBackend) async throws
+    -> StepValue
+  {
+    guard let signedIn = try await backend.currentUser() else {
+      throw ContractExecution.StepFailure(
+        expected: "a signed-in user whose token the read presents", actual: "nobody is signed in")
+    }
+    let owner = try userID(target.user) ?? signedIn.id
+    let token = try await backend.idToken(forceRefresh: false)
+    let answer: ServerAnswer?
+    do {
+      answer = try await environment.rawDocumentRead(userID: owner, bearerToken: token)
+    } catch {
+      throw ContractExecution.StepFailure(
+        expected: "the environment's own read to reach the server", actual: describeError(error))
+    }
+    guard let answer else {
+      throw ContractExecution.StepFailure(
+        expected: "an environment that sends requests of its own (rawServerRequests)",
+        actual: "this one cannot")
+    }
+    return .serverAnswer(answer)
   }
 
   /// The user ID of the labelled step's user; `nil` (the signed-in user) without a label.

@@ -24,7 +24,12 @@ struct OperationContext: Sendable {
       try await backend.signOut()
       return .none
     case .idToken(let force):
+      let refreshesBefore = await environment.tokenRefreshRequests()
       let token = try await backend.idToken(forceRefresh: force)
+      var refreshes: Int?
+      if let refreshesBefore, let after = await environment.tokenRefreshRequests() {
+        refreshes = after - refreshesBefore
+      }
       let subject: String?
       do {
         subject = try await environment.tokenSubject(token)
@@ -32,7 +37,9 @@ struct OperationContext: Sendable {
         throw ContractExecution.StepFailure(
           expected: "the environment to read the token's subject", actual: describeError(error))
       }
-      return .token(token, user: try? await backend.currentUser(), subject: subject)
+      return .token(
+        token, user: try? await backend.currentUser(), subject: subject,
+        refreshRequests: refreshes)
     case .signInAnonymously: return .session(try await backend.signInAnonymously())
     case .startPhoneVerification(let number):
       return .verificationID(try await backend.startPhoneVerification(phoneNumber: number))
@@ -48,7 +55,8 @@ struct OperationContext: Sendable {
     case .reload, .updateProfile, .updatePassword, .updateEmail, .sendEmailVerification,
       .applyEmailVerification, .confirmPasswordReset, .reauthenticate, .linkPassword:
       return try await performAccountOperation(operation, on: backend)
-    case .getDocument, .createDocument, .updateDocument, .deleteDocument, .ensureDocument:
+    case .getDocument, .createDocument, .updateDocument, .deleteDocument, .ensureDocument,
+      .rawGetDocument:
       return try await performDocumentOperation(operation, on: backend)
     case .restart, .advanceClock, .concurrent, .authStateChanges, .expectEvents, .addDevice:
       throw ContractExecution.StepFailure(

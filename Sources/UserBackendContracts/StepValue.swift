@@ -7,9 +7,11 @@ indirect enum StepValue: Sendable {
   case session(AuthSession)
   /// `currentUser()`'s answer.
   case user(User?)
-  /// A bearer token, the user signed in when it was read, and the token's own subject
-  /// (``ContractEnvironment/tokenSubject(_:)``; `nil` when it cannot be read).
-  case token(String, user: User?, subject: String?)
+  /// A bearer token, the user signed in when it was read, the token's own subject
+  /// (``ContractEnvironment/tokenSubject(_:)``; `nil` when it cannot be read) and the token
+  /// refresh requests the environment counted on the wire during the step (`nil`: it
+  /// cannot count them).
+  case token(String, user: User?, subject: String?, refreshRequests: Int?)
   /// A phone verification ID.
   case verificationID(String)
   /// Nothing (sign-out, restart, password reset, ...).
@@ -26,15 +28,17 @@ indirect enum StepValue: Sendable {
   case document(UserDocument?)
   /// A `createDocument` / `ensureDocument` answer.
   case creation(DocumentCreation)
+  /// A `rawGetDocument` step: the server's own answer.
+  case serverAnswer(ServerAnswer)
 
   /// The user this value carries, if any.
   var user: User? {
     switch self {
     case .session(let session): session.user
     case .user(let user): user
-    case .token(_, let user, _): user
+    case .token(_, let user, _, _): user
     case .outcomes(_, let values, _, _): values.first?.user
-    case .verificationID, .none, .events, .document, .creation: nil
+    case .verificationID, .none, .events, .document, .creation, .serverAnswer: nil
     }
   }
 
@@ -50,7 +54,7 @@ indirect enum StepValue: Sendable {
   /// The token this value carries, if any.
   var token: String? {
     switch self {
-    case .token(let token, _, _): token
+    case .token(let token, _, _, _): token
     case .outcomes(_, let values, _, _): values.first?.token
     default: nil
     }
@@ -59,7 +63,7 @@ indirect enum StepValue: Sendable {
   /// Every token this value carries: one for `idToken`, each success's for `concurrent`.
   var tokens: [String] {
     switch self {
-    case .token(let token, _, _): [token]
+    case .token(let token, _, _, _): [token]
     case .outcomes(_, let values, _, _): values.compactMap(\.token)
     default: []
     }
@@ -69,7 +73,7 @@ indirect enum StepValue: Sendable {
   var secrets: [String] {
     switch self {
     case .session(let session): [session.bearerToken] + (session.refreshToken.map { [$0] } ?? [])
-    case .token(let token, _, _): [token]
+    case .token(let token, _, _, _): [token]
     case .outcomes(_, let values, _, _): values.flatMap(\.secrets)
     default: []
     }
@@ -81,7 +85,7 @@ indirect enum StepValue: Sendable {
     case .session(let session):
       "session for " + describe(session.user) + ", isNewUser: \(session.isNewUser)"
     case .user(let user): user.map(describe) ?? "no user (nil)"
-    case .token(let token, _, _):
+    case .token(let token, _, _, _):
       token.isEmpty ? "an empty token" : "a token (\(token.count) characters)"
     case .verificationID: "a verification ID"
     case .none: "success"
@@ -92,6 +96,7 @@ indirect enum StepValue: Sendable {
     case .document(let document): document.map(describe) ?? "no document (nil)"
     case .creation(let creation):
       describe(creation.document) + ", created: \(creation.created)"
+    case .serverAnswer(let answer): "the server answered " + answer.description
     }
   }
 }

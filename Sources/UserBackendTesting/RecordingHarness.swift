@@ -85,7 +85,8 @@ public struct RecordingHarness: ContractHarness {
       clock: clock)
     return RecordingEnvironment(
       configuration: configuration, recorder: recorder, backendClock: clock,
-      capabilities: probe.capabilities, variables: variables,
+      capabilities: probe.capabilities.union([Contract.rawServerRequests]),
+      variables: variables,
       destination: cassetteURL(for: contract.name))
   }
 
@@ -141,6 +142,14 @@ struct RecordingEnvironment: ContractEnvironment {
   }
 
   /// A live server sends real SMS; the code is not available to the harness.
+  /// The environment's own read of `userID`'s document, through the recorder (so the
+  /// cassette keeps it).
+  /// - Throws: transport errors.
+  func rawDocumentRead(userID: String, bearerToken: String) async throws -> ServerAnswer? {
+    try await configuration.rawDocumentRead(
+      userID: userID, bearerToken: bearerToken, now: backendClock.now(), transport: recorder)
+  }
+
   func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
 
   /// A live server sends real email; the codes are not visible.

@@ -36,8 +36,7 @@ enum RecordingCommands {
                           directory, else in the nearest parent that has one)
         --only NAMES      comma-separated contract names to record (default: all)
         --skip NAMES      comma-separated contract names not to record (applied after
-                          --only); for example id-token-forced-refresh against a running
-                          server, whose refresh in the same second returns the same token
+                          --only)
       Exit status 0 iff no contract failed.
       """,
     spec: OptionSpec(valued: ["out", "contracts", "only", "skip"], flags: ["emulator"]),

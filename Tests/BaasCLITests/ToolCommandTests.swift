@@ -105,8 +105,7 @@ struct ToolCommandTests {
   }
 
   /// The README's "record against a running emulator" command, as written there: every
-  /// contract except the forced refresh (which returns the same token when it falls in
-  /// the same second as the sign-in) records and the command exits 0.
+  /// contract but the one `--skip` names records and the command exits 0.
   @Test("record over HTTP with --skip id-token-forced-refresh exits 0; --skip checks names")
   func recordOverHTTPAsTheReadmeSays() async throws {
     var baas = try Baas()

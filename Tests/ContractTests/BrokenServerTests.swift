@@ -33,6 +33,26 @@ struct NoOwnerRuleTransport: HTTPTransport {
   }
 }
 
+/// An NCMB server that keeps every ACL it is sent, widened to read for everyone
+/// (`"*": {"read": true}` added): a user object stored as public-read, so any signed-in user
+/// reads any user's document. The adapter refuses such an answer itself (documents are
+/// owner-only), so only a read sent past the adapter shows the server's fault. The body is
+/// rewritten as text: the adapter writes the ACL as `"acl":{"<objectId>":{…}}`, and a
+/// JSON round trip would change the document's number kinds.
+struct PublicReadACLTransport: HTTPTransport {
+  let wrapped: any HTTPTransport
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    var request = request
+    if request.method == .put, request.url.path.contains("/users/") {
+      let body = String(decoding: request.body, as: UTF8.self)
+      request.body = Data(
+        body.replacingOccurrences(of: #""acl":{"#, with: #""acl":{"*":{"read":true},"#).utf8)
+    }
+    return try await wrapped.send(request)
+  }
+}
+
 /// One deliberately broken server and the contract that must catch it.
 struct BrokenServer: Sendable, CustomTestStringConvertible {
   var name: String
@@ -78,6 +98,14 @@ struct BrokenServer: Sendable, CustomTestStringConvertible {
       name: "a Firestore without the owner rule", backend: .firebase,
       contract: "other-users-document-is-permission-denied", step: 5,
       fault: { NoOwnerRuleTransport(wrapped: $0) }),
+    BrokenServer(
+      name: "a Firestore without the owner rule", backend: .firebase,
+      contract: "other-users-document-refused-by-server", step: 6,
+      fault: { NoOwnerRuleTransport(wrapped: $0) }),
+    BrokenServer(
+      name: "an NCMB server that stores user objects public-read", backend: .ncmb,
+      contract: "other-users-document-refused-by-server", step: 6,
+      fault: { PublicReadACLTransport(wrapped: $0) }),
   ]
 
   @Test(arguments: servers)
@@ -94,6 +122,18 @@ struct BrokenServer: Sendable, CustomTestStringConvertible {
       return
     }
     #expect(failure.step == server.step, "\(failure)")
+  }
+
+  /// The gap this closes: on NCMB behind a server that stores user objects public-read,
+  /// every contract but the one reading past the adapter passes (the adapter refuses
+  /// another user's object itself), so the whole suite fails only there.
+  @Test func theWholeSuiteFailsOnlyTheRawReadOnAPublicReadNCMBServer() async throws {
+    var broken = EmulatorHarness(backend: .ncmb)
+    broken.serverFault = { PublicReadACLTransport(wrapped: $0) }
+    let contracts = try ContractLoader.load(directory: ContractSuite.directory)
+    let report = await ContractRunner(contracts: contracts, harnesses: [broken]).run()
+    let failed = report.results.filter { $0.outcome.status == "failed" }.map(\.contract)
+    #expect(failed == ["other-users-document-refused-by-server"], "\(report.render(.text))")
   }
 
   /// The attacker's run: the whole suite on NCMB behind a logout that revokes nothing

@@ -57,14 +57,15 @@ import UserBackendKit
   }
 
   @Test func tokensNeverAppearInFailures() async throws {
-    let contract = try bundledContract("id-token-forced-refresh")
+    // A token comparison that fails (id-token-forced-refresh no longer compares bytes).
+    let contract = try bundledContract("expired-token-refreshed-transparently")
     let result = await ContractRunner.run(
-      contract, on: MemoryHarness(flaws: [.staleForcedRefresh]))
+      contract, on: MemoryHarness(flaws: [.expiredTokenReturned]))
     guard case .failed(let failure) = result.outcome else {
       Issue.record("expected a failure, got \(result.outcome)")
       return
     }
-    #expect(failure.label == "forced")
+    #expect(failure.label == "after-expiry")
     #expect(failure.actual == "the same token as step \"first\"")
     let report = ContractReport(
       contracts: [contract.name], harnesses: ["memory"], results: [result])

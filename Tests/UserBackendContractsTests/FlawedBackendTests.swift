@@ -64,8 +64,23 @@ struct FlawCase: Sendable, CustomTestStringConvertible {
       mentions: ["not the user of step", "a user other than step"]),
     // token: differentFrom
     FlawCase(
-      flaw: .staleForcedRefresh, contract: "id-token-forced-refresh", step: 4,
+      flaw: .expiredTokenReturned, contract: "expired-token-refreshed-transparently", step: 4,
       mentions: ["different from step \"first\"", "the same token as step \"first\""]),
+    // token: refreshRequests (a forced refresh that never asks the server; the same bytes
+    // alone would not prove that, as a server may mint them again within one second)
+    FlawCase(
+      flaw: .staleForcedRefresh, contract: "id-token-forced-refresh", step: 4,
+      mentions: [
+        "after 1 token refresh request(s) on the wire", "0 token refresh request(s) on the wire",
+      ]),
+    // server: the server's own answer to a read past the backend
+    FlawCase(
+      flaw: .noServerOwnerRule, contract: "other-users-document-refused-by-server", step: 6,
+      mentions: ["the server itself to refuse the read", "the server answered HTTP 200 (served)"]),
+    // token: notOlderThan
+    FlawCase(
+      flaw: .backdatedRefresh, contract: "id-token-forced-refresh", step: 4,
+      mentions: ["issued no earlier than step \"first\"'s", "before step \"first\"'s"]),
     // token: sameAs
     FlawCase(
       flaw: .newTokenOnEveryRead, contract: "id-token-forced-refresh", step: 3,

@@ -39,8 +39,15 @@ final class MemoryServer: Sendable {
     case newIDOnSignIn
     /// Every account gets the same ID.
     case oneIDForEveryone
-    /// `idToken(forceRefresh: true)` returns the old token.
+    /// `idToken(forceRefresh: true)` returns the old token without asking the server.
     case staleForcedRefresh
+    /// `idToken()` returns the stored token even after it expired.
+    case expiredTokenReturned
+    /// A refresh answers a token issued an hour before the one it replaces.
+    case backdatedRefresh
+    /// The server serves any user's document to any signed-in user; only a read past the
+    /// backend (`rawGetDocument`) sees it, as the backend refuses another user's document.
+    case noServerOwnerRule
     /// Every `idToken()` mints a new token, even while the old one is valid.
     case newTokenOnEveryRead
     /// Bearer tokens name another subject than the session's user.
@@ -210,9 +217,11 @@ final class MemoryBackend: UserBackend {
   }
 
   /// An unsigned JWT whose `sub` is the user (or, flawed, someone else).
-  func bearerToken(for user: User) -> String {
+  func bearerToken(for user: User, backdated: Bool = false) -> String {
     let subject = has(.tokenForAnotherSubject) ? "someone-else" : user.id
-    return JSONWebToken.unsigned(claims: ["sub": subject, "jti": server.nextNumber()])
+    let issuedAt = Int(server.clock.now().timeIntervalSince1970) - (backdated ? 3600 : 0)
+    return JSONWebToken.unsigned(
+      claims: ["sub": subject, "jti": server.nextNumber(), "iat": issuedAt])
   }
 
   func key(_ credential: PasswordCredential) -> String {
@@ -335,7 +344,8 @@ final class MemoryBackend: UserBackend {
     }
     let stale = has(.staleForcedRefresh)
     guard
-      session.isExpired(at: server.clock.now()) || (forceRefresh && !stale)
+      (session.isExpired(at: server.clock.now()) && !has(.expiredTokenReturned))
+        || (forceRefresh && !stale)
         || has(.newTokenOnEveryRead)
     else {
       return session.bearerToken
@@ -365,58 +375,15 @@ final class MemoryBackend: UserBackend {
       throw UserBackendError(.sessionExpired, backendCode: "REVOKED")
     }
     await Task.yield()
-    let fresh = makeSession(current.user, isNewUser: false)
+    var fresh = makeSession(current.user, isNewUser: false)
+    if has(.backdatedRefresh) {
+      fresh.bearerToken = bearerToken(for: current.user, backdated: true)
+    }
     try await saveSession(fresh)
     return fresh
   }
 
   var authStateChanges: AsyncStream<AuthStateChange> {
     broadcaster.stream { [self] in try? await loadSession()?.user }
-  }
-}
-
-/// A harness over ``MemoryBackend``; `capabilities` and `clock` can be narrowed to test
-/// skipping.
-struct MemoryHarness: ContractHarness {
-  var name = "memory"
-  var flaws: Set<MemoryServer.Flaw> = []
-  var capabilities: Set<Capability>? = nil
-  var controllableClock = true
-  /// Whether the environment reports the server's refresh count (as a wire harness does).
-  var countsRefreshes = true
-  /// Whether the environment can read out-of-band codes.
-  var seesCodes = true
-
-  func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
-    -> any ContractEnvironment
-  {
-    let server = MemoryServer(flaws: flaws)
-    let probe = MemoryBackend(server: server, sessionStore: InMemorySessionStore())
-    return Environment(
-      server: server, capabilities: capabilities ?? probe.capabilities,
-      clock: controllableClock ? server.clock : nil, variables: variables,
-      countsRefreshes: countsRefreshes, seesCodes: seesCodes)
-  }
-
-  struct Environment: ContractEnvironment {
-    let server: MemoryServer
-    let capabilities: Set<Capability>
-    let clock: ManualClock?
-    let variables: [String: String]
-    let countsRefreshes: Bool
-    let seesCodes: Bool
-    func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
-      MemoryBackend(server: server, sessionStore: sessionStore)
-    }
-    func phoneVerificationCode(for verificationID: String) async throws -> String? { nil }
-    func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? {
-      guard seesCodes else { return nil }
-      guard let code = server.latestCode(email: email, kind: kind) else {
-        throw OutOfBandCodeNotFound(email: email, kind: kind)
-      }
-      return code
-    }
-    func finish(passed: Bool) async throws {}
-    func tokenRefreshRequests() async -> Int? { countsRefreshes ? server.refreshes : nil }
   }
 }

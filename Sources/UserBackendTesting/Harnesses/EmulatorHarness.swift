@@ -74,7 +74,9 @@ public struct EmulatorHarness: ContractHarness {
     let store = try UserStore(
       path: ":memory:", passwordHashIterations: passwordHashIterations, clock: serverClock)
     let emulator = BackendEmulator(store: store, projectID: WireBackend.projectID)
-    let capabilities = try backend.capabilities(keys: .emulator)
+    let capabilities = try backend.capabilities(keys: .emulator).union([
+      Contract.rawServerRequests
+    ])
     var keys = WireBackend.Keys.emulator
     let transport: any HTTPTransport
     var server: ServerLease?
@@ -139,6 +141,16 @@ struct EmulatorEnvironment: ContractEnvironment {
 
   /// Refresh requests counted on the wire so far.
   func tokenRefreshRequests() async -> Int? { refreshes.value }
+
+  /// The environment's own read of `userID`'s document through the run's transport (so
+  /// the server fault of a mutation test applies, and a recording keeps it), stamped with
+  /// the adapter's clock.
+  /// - Throws: transport errors.
+  func rawDocumentRead(userID: String, bearerToken: String) async throws -> ServerAnswer? {
+    try await backend.rawDocumentRead(
+      userID: userID, bearerToken: bearerToken, keys: keys, now: adapterClock.now(),
+      transport: transport)
+  }
 
   /// The code the store generated for `verificationID` (noted for the cassette when
   /// recording).

@@ -81,7 +81,8 @@ public struct EmulatorRecordingHarness: ContractHarness {
     return EmulatorEnvironment(
       backend: backend, keys: keys,
       transport: SerialTransport(TickingTransport(wrapped: recorder, clock: serverClock)),
-      store: store, adapterClock: clock, capabilities: try backend.capabilities(keys: keys),
+      store: store, adapterClock: clock,
+      capabilities: try backend.capabilities(keys: keys).union([Contract.rawServerRequests]),
       variables: ContractVariables.propose(for: contract, using: &generator),
       uuids: WireBackend.uuidSource(seed: seed), server: nil,
       recording: EmulatorRecording(

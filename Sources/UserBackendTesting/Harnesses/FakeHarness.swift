@@ -8,7 +8,8 @@ import UserBackendKit
 /// its own in-memory ``FakeUserBackend/UserStore`` (`":memory:"`), a `ManualClock` (so
 /// `controllableClock` contracts run) and a low PBKDF2 cost so that the suite stays fast.
 ///
-/// Phone codes are read from the store's pending verifications.
+/// Phone codes are read from the store's pending verifications; token refreshes are
+/// counted as the store's refresh-token rotations (the fake's wire).
 public struct FakeHarness: ContractHarness {
   /// `"fake"`.
   public let name = "fake"
@@ -65,6 +66,22 @@ struct FakeEnvironment: ContractEnvironment {
     }
     return code
   }
+
+  /// The fake's token refreshes so far: its server is the store, where every refresh
+  /// rotates a refresh token, so the rotations of every account are its "requests".
+  /// `nil` when the store cannot be read (then the count is not judged).
+  func tokenRefreshRequests() async -> Int? {
+    guard let users = try? store.users(limit: Self.countedAccounts) else { return nil }
+    var rotations = 0
+    for user in users {
+      guard let count = try? store.refreshTokenRotationCount(userID: user.id) else { return nil }
+      rotations += count
+    }
+    return rotations
+  }
+
+  /// More accounts than any contract creates.
+  static let countedAccounts = 10_000
 
   func finish(passed: Bool) async throws {}
 }

@@ -1,5 +1,6 @@
 import BackendHTTP
 import Foundation
+import NCMBUserBackend
 import UserBackendContracts
 import UserBackendKit
 import UserBackends
@@ -41,7 +42,8 @@ public struct LiveHarness: ContractHarness {
     let probe = try UserBackends.make(
       from: configuration, transport: transport, sessionStore: InMemorySessionStore())
     return LiveEnvironment(
-      configuration: configuration, transport: transport, capabilities: probe.capabilities,
+      configuration: configuration, transport: transport,
+      capabilities: probe.capabilities.union([Contract.rawServerRequests]),
       variables: variables)
   }
 }
@@ -54,21 +56,35 @@ struct LiveEnvironment: ContractEnvironment {
   let variables: [String: String]
   /// Which user the server issued each session token to.
   let witness = SessionTokenWitness()
+  /// The token refresh requests every backend of this run sent.
+  let refreshes = RefreshCounter()
 
   /// Live time is not controllable.
   var clock: ManualClock? { nil }
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
     try UserBackends.make(
-      from: configuration, transport: WitnessingTransport(wrapped: transport, witness: witness),
+      from: configuration,
+      transport: RefreshCountingTransport(
+        wrapped: WitnessingTransport(wrapped: transport, witness: witness), counter: refreshes),
       sessionStore: sessionStore)
   }
+
+  /// Refresh requests counted on the wire so far.
+  func tokenRefreshRequests() async -> Int? { refreshes.value }
 
   /// The JWT `sub` (Firebase), else the user the server answered with the session token
   /// (NCMB).
   func tokenSubject(_ token: String) async throws -> String? {
     if let subject = try? JSONWebToken(parsing: token).stringClaim("sub") { return subject }
     return witness.subject(of: token)
+  }
+
+  /// The environment's own read of `userID`'s document from the live server.
+  /// - Throws: transport errors.
+  func rawDocumentRead(userID: String, bearerToken: String) async throws -> ServerAnswer? {
+    try await configuration.rawDocumentRead(
+      userID: userID, bearerToken: bearerToken, now: Date(), transport: transport)
   }
 
   /// A live server sends real SMS; the code is not visible.
@@ -78,4 +94,35 @@ struct LiveEnvironment: ContractEnvironment {
   func outOfBandCode(email: String, kind: OutOfBandCodeKind) async throws -> String? { nil }
 
   func finish(passed: Bool) async throws {}
+}
+
+extension BackendConfiguration {
+  /// The environment's own read of `userID`'s document (``RawDocumentRead``) with this
+  /// configuration's project and address (Firebase) or keys and base URL (NCMB), through
+  /// `transport`; `now` stamps the NCMB request (the adapter's clock).
+  /// - Returns: `nil` for the fake, or without a Firebase project ID or NCMB keys (the
+  ///   adapter cannot reach documents then either).
+  /// - Throws: transport errors.
+  func rawDocumentRead(
+    userID: String, bearerToken: String, now: Date, transport: any HTTPTransport
+  ) async throws -> ServerAnswer? {
+    switch backend {
+    case .firebase:
+      guard let projectID = firebase.projectID else { return nil }
+      return try await RawDocumentRead.firestore(
+        userID: userID, bearerToken: bearerToken, projectID: projectID,
+        host: firebase.firestoreEmulatorHost ?? firebase.emulatorHost, transport: transport)
+    case .ncmb:
+      guard let applicationKey = ncmb.applicationKey, let clientKey = ncmb.clientKey else {
+        return nil
+      }
+      return try await RawDocumentRead.ncmb(
+        userID: userID, sessionToken: bearerToken, applicationKey: applicationKey,
+        clientKey: clientKey,
+        baseURL: ncmb.baseURL.flatMap(URL.init(string:)) ?? NCMBConfiguration.defaultBaseURL,
+        now: now, transport: transport)
+    case .fake:
+      return nil
+    }
+  }
 }

@@ -59,7 +59,7 @@ public struct ReplayHarness: ContractHarness {
     -> any ContractEnvironment
   {
     let keys = self.keys
-    let capabilities = try backend.capabilities(keys: keys)
+    let capabilities = try backend.capabilities(keys: keys).union([Contract.rawServerRequests])
     let url = cassetteURL(for: contract.name)
     guard FileManager.default.fileExists(atPath: url.path) else {
       return MissingCassetteEnvironment(
@@ -152,6 +152,15 @@ struct ReplayEnvironment: ContractEnvironment {
 
   /// Refresh requests counted on the wire so far.
   func tokenRefreshRequests() async -> Int? { refreshes.value }
+
+  /// The environment's own read of `userID`'s document, answered from the cassette (the
+  /// recording sent it through the recorder), stamped with the cassette's clock.
+  /// - Throws: `ReplayError` when the cassette has no such request; transport errors.
+  func rawDocumentRead(userID: String, bearerToken: String) async throws -> ServerAnswer? {
+    try await backend.rawDocumentRead(
+      userID: userID, bearerToken: bearerToken, keys: keys,
+      now: clock?.now() ?? session.clock, transport: session.transport)
+  }
 
   /// The JWT `sub` of a Firebase ID token; for an NCMB session token, the `objectId` the
   /// recorded response handed it out with.
