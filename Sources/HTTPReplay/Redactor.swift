@@ -59,16 +59,19 @@ public final class Redactor: Sendable {
           $0.lowercased()
         })
       for field in decodedFields where !NeverStoredParts.isNeverStoredHeader(field.name) {
-        let rule = rules.requestHeaders.first { $0.names(field.name) }
+        let named = rules.requestHeaders.first { $0.names(field.name) }
         // A header no rule names and no list keeps is dropped: it may hold a credential.
-        guard rule != nil || kept.contains(field.name.lowercased()) else { continue }
+        guard named != nil || kept.contains(field.name.lowercased()) else { continue }
+        // A kept one called like a credential (`X-Api-Token`) gets an alias: a list keeps
+        // the field, never its secret.
+        let rule = named ?? CredentialFieldNames.rule(for: field.name)
         if let value = table.redactHeader(field.value, rule: rule) {
           fields.append(name: table.redactText(field.name), value: value)
         }
       }
       result.headerFields = fields
       result.body = table.redactBody(
-        body, contentType: request.headerFields["Content-Type"], rules: rules)
+        body, contentType: decodedFields["Content-Type"], rules: rules)
       return result
     }
   }
@@ -96,7 +99,7 @@ public final class Redactor: Sendable {
       }
       result.headerFields = fields
       result.body = table.redactBody(
-        body, contentType: response.headerFields["Content-Type"], rules: rules)
+        body, contentType: decodedFields["Content-Type"], rules: rules)
       return result
     }
   }
@@ -300,23 +303,24 @@ struct AliasTable {
     return parts.joined(separator: "&")
   }
 
+  /// `body` redacted as what it is (``BodyType``, read by `contentType`).
   mutating func redactBody(_ body: Data, contentType: String?, rules: RedactionRules) -> Data {
     guard !body.isEmpty else { return body }
-    let mediaType = contentType?.lowercased() ?? ""
-    if let json = BodyCoding.jsonObject(body, mediaType: mediaType) {
+    switch BodyType.read(body, mediaType: contentType ?? "") {
+    case .json(let json):
       let redacted = redactJSON(json, rules: rules.jsonFields)
       return BodyCoding.compactJSON(redacted) ?? body
-    }
-    if let multipart = MultipartFormData(body, contentType: contentType) {
+    case .multipart(let multipart):
       // Part headers (a `filename`) are free text: known values and shapes go there too.
       let redacted = redactMultipart(multipart, rules: rules)
       return String(data: redacted, encoding: .utf8).map { Data(redactText($0).utf8) } ?? redacted
-    }
-    guard let text = String(data: body, encoding: .utf8) else { return body }
-    if mediaType.contains("x-www-form-urlencoded") {
+    case .form(let text):
       return Data(redactPairs(text, rules: rules.formFields, plusIsSpace: true).utf8)
+    case .text(let text):
+      return Data(redactText(text).utf8)
+    case .binary:
+      return body
     }
-    return Data(redactText(text).utf8)
   }
 
   mutating func redactJSON(_ value: Any, rules: [RedactionRule]) -> Any {
