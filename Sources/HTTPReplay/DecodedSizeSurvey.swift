@@ -13,7 +13,7 @@ struct DecodedSizeSurvey {
   /// The body with which the file's bodies passed ``DecodedSizeBudget/perFile``, or `nil`
   /// when all fit.
   private(set) var overrun: String?
-  /// Non-empty bodies after ``overrun``, not decoded.
+  /// Non-empty bodies after ``overrun``: neither decoded nor counted, so not checked.
   private(set) var undecoded = 0
   /// Bytes decoded, those of refused bodies included (``DecodedSizeBudget/spent``).
   private(set) var decodedBytes = 0
@@ -92,7 +92,7 @@ struct DecodedSizeSurvey {
           ? "" : "counting the bytes decoded for them, the file passes its budget at \(overrun): ")
           + ContentCoding.Failure.fileTooLarge.description
           + (undecoded > 0
-            ? " (\(undecoded) later bod\(undecoded == 1 ? "y was" : "ies were") not decoded)" : ""))
+            ? " (\(undecoded) later bod\(undecoded == 1 ? "y was" : "ies were") not checked)" : ""))
     }
     return (location, parts.joined(separator: "; "))
   }

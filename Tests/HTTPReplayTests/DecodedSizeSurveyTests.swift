@@ -5,7 +5,7 @@ import Testing
 
 /// The work lint does on a file of bodies that decode past the cap, counted as bytes: the
 /// bytes decoded for refused bodies are taken from the file's 64 MiB, and the pass stops
-/// once it is spent (later bodies are not decoded, only counted).
+/// once it is spent (later bodies are neither decoded nor counted).
 @Suite("HTTPReplay: decoded-size survey of a HAR file", .timeLimit(.minutes(2)))
 struct DecodedSizeSurveyTests {
   static let overCap = HARBuilder.gzipJSON(decodedSize: (10 << 20) + 1)
@@ -27,7 +27,7 @@ struct DecodedSizeSurveyTests {
     let finding = try #require(survey.finding)
     #expect(finding.location == "log.entries[0].response.content")
     #expect(finding.message.contains("so do 5 more bodies"))
-    #expect(finding.message.contains("33 later bodies were not decoded"))
+    #expect(finding.message.contains("33 later bodies were not checked"))
   }
 
   @Test("a file whose bodies fit: no finding, every byte counted once")
