@@ -24,8 +24,26 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// (64 MiB); nothing was written or scanned.
   case tooLarge(size: Int, limit: Int)
 
-  /// One line (plus one line per leak finding).
-  public var description: String {
+  /// One line (plus one line per finding): ``lines`` joined.
+  public var description: String { lines.joined(separator: "\n") }
+
+  /// The message as lines: one, or for a refusal with findings a heading and one line per
+  /// finding (`  - …`). Findings carry text from the file (field paths, part names), so a
+  /// terminal printer escapes each line on its own and keeps the breaks between them.
+  public var lines: [String] {
+    switch self {
+    case .leakDetected(let findings):
+      ["refusing to write the cassette: the leak scan found \(findings.count) secret(s)"]
+        + findings.map { "  - \($0)" }
+    case .lintFailed(let findings):
+      ["refusing to write the cassette: \(findings.count) lint finding(s)"]
+        + findings.map { "  - \($0)" }
+    default: [heading]
+    }
+  }
+
+  /// The message of a case without findings.
+  private var heading: String {
     switch self {
     case .notFound(let path): "no cassette at \(path)"
     case .unreadable(let path, let reason): "cannot read cassette \(path): \(reason)"
@@ -33,16 +51,11 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
     case .missingReplayBlock: "malformed cassette: log._replay is missing"
     case .unsupportedFormat(let format):
       "cassette format \(format) is newer than this library (\(ReplayMetadata.currentFormat))"
-    case .leakDetected(let findings):
-      "refusing to write the cassette: the leak scan found \(findings.count) secret(s)\n"
-        + findings.map { "  - \($0)" }.joined(separator: "\n")
+    case .leakDetected, .lintFailed: lines[0]
     case .writeFailed(let path, let reason): "cannot write cassette \(path): \(reason)"
     case .tooLarge(let size, let limit):
       "refusing to write the cassette: it would be \(size) bytes, more than the "
         + "\(limit >> 20) MiB (\(limit) bytes) a cassette may be to load"
-    case .lintFailed(let findings):
-      "refusing to write the cassette: \(findings.count) lint finding(s)\n"
-        + findings.map { "  - \($0)" }.joined(separator: "\n")
     }
   }
 }

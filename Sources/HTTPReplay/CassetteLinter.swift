@@ -77,21 +77,29 @@ public enum CassetteLinter {
     return findings
   }
 
-  /// Lints one cassette's bytes. A file whose bodies decode past 64 MiB in total
-  /// (``DecodedSizeBudget``) gets that one finding and no scan.
+  /// Lints one cassette's bytes. Bodies are counted first (``DecodedSizeSurvey``): those
+  /// that decode past 10 MiB each get one finding together (the first, and how many
+  /// more) and are not scanned; a file whose bodies decode past 64 MiB in total
+  /// (``DecodedSizeBudget``, refused bodies' bytes included) gets that one finding and no
+  /// scan.
   public static func lint(data: Data, file: String, secrets: [String] = []) -> [Finding] {
     var findings: [Finding] = []
     let parsed = try? JSONSerialization.jsonObject(with: data)
-    // Bodies that decode past the file's budget are reported before any scan: the scans
-    // run on decoded bytes, and such a file can never be a cassette the loader reads.
-    if let object = parsed, let overrun = DecodedSizeBudget.firstOverrun(in: object) {
-      return [Finding(file: file, location: overrun.field, message: overrun.reason, kind: .schema)]
-    }
     if let object = parsed {
+      // Bodies are counted before any scan: the scans run on decoded bytes, and a file
+      // past the budget can never be a cassette the loader reads.
+      let survey = DecodedSizeSurvey(object)
+      if let finding = survey.finding {
+        findings.append(
+          Finding(file: file, location: finding.location, message: finding.message, kind: .schema))
+      }
+      if survey.overrun != nil { return findings }
       findings += HARSchema.problems(in: object).map {
         Finding(file: file, location: $0.path, message: $0.message, kind: .schema)
       }
-      findings += DecodedLeakScan.scan(object, secrets: secrets).map {
+      findings += DecodedLeakScan.scan(
+        object, secrets: secrets, skippingBodies: survey.refusedTexts
+      ).map {
         Finding(file: file, location: $0.path, message: $0.message, kind: .leak)
       }
     } else {

@@ -30,12 +30,16 @@ enum DecodedLeakScan {
   /// `_replay.rules`. A file's rules can only add fields to check: for a field both name,
   /// the built-in rule wins, so a cassette cannot exempt its own secrets (an empty rule
   /// set, a `remove` or a `constant` rule for `password`).
-  static func scan(_ root: Any, secrets: [String], fallbackRules: RedactionRules = .standard)
-    -> [Problem]
-  {
+  /// - Parameter skippingBodies: body texts (`log.entries[3].response.content.text`) not
+  ///   to decode or read: those ``DecodedSizeSurvey`` refused and reported already.
+  static func scan(
+    _ root: Any, secrets: [String], fallbackRules: RedactionRules = .standard,
+    skippingBodies: Set<String> = []
+  ) -> [Problem] {
     var scanner = Walker(
       secrets: secrets.filter { $0.utf8.count >= LeakScanner.minimumSecretLength },
       rules: fallbackRules)
+    scanner.skipped = skippingBodies
     guard let log = (root as? [String: Any])?["log"] as? [String: Any] else { return [] }
     if let replay = log["_replay"] as? [String: Any] {
       if let rules = replay["rules"],
@@ -74,6 +78,8 @@ enum DecodedLeakScan {
     let secrets: [String]
     var rules: RedactionRules
     var problems: [Problem] = []
+    /// Body texts not to read (``scan(_:secrets:fallbackRules:skippingBodies:)``).
+    var skipped: Set<String> = []
     /// `problems` as a set: a file with thousands of findings is checked in linear time.
     private var reported: Set<Problem> = []
 
@@ -173,8 +179,13 @@ enum DecodedLeakScan {
       let headers = nameValues(request["headers"])
       neverStored(headers: headers, cookies: request["cookies"], path)
       for (index, header) in headers.enumerated() {
-        let rule = rules.requestHeaders.first {
-          $0.names(header.name) && $0.kind != .remove
+        // A field no rule names but called like a credential (`X-Api-Token`) must hold an
+        // alias too: redaction aliases one that a list keeps (``Redactor``).
+        let rule: RedactionRule?
+        if let ruled = rules.requestHeaders.first(where: { $0.names(header.name) }) {
+          rule = ruled.kind == .remove ? nil : ruled
+        } else {
+          rule = CredentialFieldNames.rule(for: header.name)
         }
         named(header.value, rule: rule, "\(path).headers[\(index)] (\(header.name))")
         text(header.value, "\(path).headers[\(index)] (\(header.name))")
@@ -250,7 +261,8 @@ enum DecodedLeakScan {
       _ object: [String: Any], encodingKeys: [String], headers: [(name: String, value: String)],
       _ path: String
     ) {
-      guard let text = object["text"] as? String, !text.isEmpty else { return }
+      guard let text = object["text"] as? String, !text.isEmpty, !skipped.contains(path)
+      else { return }
       let encoding = encodingKeys.lazy.compactMap { object[$0] as? String }.first
       var data = Data(text.utf8)
       var label = path
@@ -272,10 +284,9 @@ enum DecodedLeakScan {
         report(path, "\(error); the body cannot be checked")
         return
       }
-      // As written: a multipart boundary is case-sensitive.
-      let declared = object["mimeType"] as? String ?? ""
-      let header = headers.last(where: { $0.name.lowercased() == "content-type" })?.value
-      let mimeType = declared.isEmpty ? header ?? "" : declared
+      // The one rule redaction and replay use: the header field, else `mimeType`.
+      let mimeType = BodyType.mediaType(
+        header: BodyType.contentType(headers), declared: object["mimeType"] as? String)
       content(data, mimeType: mimeType, label)
     }
 
@@ -306,18 +317,16 @@ enum DecodedLeakScan {
     /// A decoded body read as JSON, multipart (``MultipartFormData``), form or text.
     mutating func content(_ data: Data, mimeType declared: String, _ label: String) {
       let mimeType = declared.lowercased()
-      if let json = BodyCoding.jsonObject(data, mediaType: mimeType) {
-        self.json(json, key: nil, label)
-      } else if let multipart = MultipartFormData(data, contentType: declared) {
-        parts(multipart, label)
-      } else if let decoded = String(data: data, encoding: .utf8) {
-        if mimeType.contains("x-www-form-urlencoded") {
-          pairs(decoded, rules: rules.formFields, plusIsSpace: true, label)
-        } else {
-          unreadable(decoded, mimeType: mimeType, label)
-        }
+      switch BodyType.read(data, mediaType: declared) {
+      case .json(let json): self.json(json, key: nil, label)
+      case .multipart(let multipart): parts(multipart, label)
+      case .form(let decoded):
+        pairs(decoded, rules: rules.formFields, plusIsSpace: true, label)
         self.text(decoded, label)
-      } else {
+      case .text(let decoded):
+        unreadable(decoded, mimeType: mimeType, label)
+        self.text(decoded, label)
+      case .binary:
         let decoded = String(decoding: data, as: UTF8.self)
         unreadable(decoded, mimeType: mimeType, label)
         self.text(decoded, label)

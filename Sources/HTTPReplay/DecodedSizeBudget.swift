@@ -15,11 +15,15 @@ import UserBackendKit
 ///   exact, not a guess, and it bounds every later pass (redaction, both leak scans) to
 ///   what a loadable cassette costs anyway.
 ///
+/// A body refused for passing the per-body cap was decoded that far before the refusal:
+/// those bytes are taken from the file's budget too, so a file of many such bodies costs
+/// what one loadable cassette costs, not 10 MiB per entry.
+///
 /// Every place that decodes a file's bodies counts them here: import
-/// (``HARImporter``), lint (``CassetteLinter``) and load and replay
-/// (``Cassette/decode(_:)``, ``Cassette/interactions()``). Recording decodes one live
-/// answer at a time (each already capped by the transport) and ``Cassette/checkedData(secrets:)``
-/// refuses to write a file larger than the loader reads.
+/// (``HARImporter``), lint (``DecodedSizeSurvey``, before ``CassetteLinter`` scans) and
+/// load and replay (``Cassette/decode(_:)``, ``Cassette/interactions()``). Recording
+/// decodes one live answer at a time (each already capped by the transport) and
+/// ``Cassette/checkedData(secrets:)`` refuses to write a file larger than the loader reads.
 struct DecodedSizeBudget {
   /// The decoded bytes of all bodies of one file: 64 MiB.
   static let perFile = BoundedFileRead.largeFileLimit
@@ -27,22 +31,34 @@ struct DecodedSizeBudget {
   /// Bytes left.
   private(set) var remaining = perFile
 
+  /// Bytes decoded so far, those of refused bodies included (each charged the limit it
+  /// passed): the work the file has cost.
+  var spent: Int { Self.perFile - remaining }
+
   /// `body` with its content codings undone (``ContentCoding/decoded(_:fields:limit:)``),
-  /// its decoded size taken from the budget.
+  /// its decoded size taken from the budget; a body refused for its size is charged the
+  /// limit it was decoded to.
   /// - Throws: ``ContentCoding/Failure``; ``ContentCoding/Failure/fileTooLarge`` when the
   ///   file's bodies pass ``perFile`` with this one.
   mutating func decode(_ body: Data, fields: HTTPFields) throws(ContentCoding.Failure) -> (
     Data, HTTPFields
   ) {
     let perBody = ContentCoding.maximumDecodedSize
+    let limit = min(perBody, remaining)
+    guard limit > 0 || body.isEmpty else { throw .fileTooLarge }
     let result: (Data, HTTPFields)
     do throws(ContentCoding.Failure) {
-      result = try ContentCoding.decoded(body, fields: fields, limit: min(perBody, remaining))
+      result = try ContentCoding.decoded(body, fields: fields, limit: limit)
     } catch {
       guard case .tooLarge(let coding) = error else { throw error }
-      throw remaining < perBody ? .fileTooLarge : .tooLarge(coding)
+      // Decoding stopped only once it passed `limit`: those bytes were decoded.
+      remaining -= limit
+      throw limit < perBody ? .fileTooLarge : .tooLarge(coding)
     }
-    guard result.0.count <= remaining else { throw .fileTooLarge }
+    guard result.0.count <= remaining else {
+      remaining = 0
+      throw .fileTooLarge
+    }
     remaining -= result.0.count
     return result
   }
@@ -55,65 +71,33 @@ struct DecodedSizeBudget {
     var budget = DecodedSizeBudget()
     for (index, entry) in entries.enumerated() {
       let request = entry.request.postData
-      try budget.count(
-        text: request?.text, encoding: request?.encoding, headers: entry.request.headers,
-        field: "log.entries[\(index)].request.postData")
-      try budget.count(
-        text: entry.response.content.text, encoding: entry.response.content.encoding,
-        headers: entry.response.headers, field: "log.entries[\(index)].response.content")
-    }
-  }
-
-  /// The body of the parsed HAR `root` that takes the file past ``perFile``, as a field
-  /// path and a reason; `nil` when all fit. (A body past the per-body cap or one that
-  /// cannot be decoded is left to the leak scan, which reports it and scans the rest.)
-  static func firstOverrun(in root: Any) -> (field: String, reason: String)? {
-    let log = (root as? [String: Any])?["log"] as? [String: Any]
-    var budget = DecodedSizeBudget()
-    for (index, item) in (log?["entries"] as? [Any] ?? []).enumerated() {
-      let entry = item as? [String: Any]
-      let request = entry?["request"] as? [String: Any]
-      let response = entry?["response"] as? [String: Any]
-      let postData = request?["postData"] as? [String: Any]
-      let content = response?["content"] as? [String: Any]
-      let bodies: [(String, [String: Any]?, String?, [Any]?)] = [
+      let bodies = [
         (
-          "request.postData", postData,
-          (postData?["_encoding"] ?? postData?["encoding"]) as? String,
-          request?["headers"] as? [Any]
+          request?.text, request?.encoding, entry.request.headers,
+          "log.entries[\(index)].request.postData"
         ),
         (
-          "response.content", content, content?["encoding"] as? String,
-          response?["headers"] as? [Any]
+          entry.response.content.text, entry.response.content.encoding,
+          entry.response.headers, "log.entries[\(index)].response.content"
         ),
       ]
-      for (place, body, encoding, headers) in bodies {
-        let pairs = (headers ?? []).compactMap { item -> HARNameValue? in
-          guard let pair = item as? [String: Any], let name = pair["name"] as? String else {
-            return nil
-          }
-          return HARNameValue(name: name, value: pair["value"] as? String ?? "")
-        }
-        do throws(CassetteError) {
-          try budget.count(
-            text: body?["text"] as? String, encoding: encoding, headers: pairs,
-            field: "log.entries[\(index)].\(place)")
+      for (text, encoding, headers, field) in bodies {
+        do throws(ContentCoding.Failure) {
+          try budget.count(text: text, encoding: encoding, headers: headers)
         } catch {
-          if case .malformed(let field, let reason) = error,
-            reason == ContentCoding.Failure.fileTooLarge.description
-          {
-            return (field, reason)
-          }
+          throw .malformed(field: field, reason: error.description)
         }
       }
     }
-    return nil
   }
 
   /// Takes one stored body's decoded size from the budget.
-  private mutating func count(
-    text: String?, encoding: String?, headers: [HARNameValue], field: String
-  ) throws(CassetteError) {
+  /// - Throws: ``ContentCoding/Failure/tooLarge(_:)`` or
+  ///   ``ContentCoding/Failure/fileTooLarge``; an unsupported or corrupt coding is left to
+  ///   the places that read the body (the leak scan and the importer report it).
+  mutating func count(
+    text: String?, encoding: String?, headers: [HARNameValue]
+  ) throws(ContentCoding.Failure) {
     guard let text, !text.isEmpty else { return }
     var fields = HTTPFields()
     for header in headers { fields.append(name: header.name, value: header.value) }
@@ -121,7 +105,8 @@ struct DecodedSizeBudget {
     guard isBase64 || fields.contains("Content-Encoding") else {
       // Stored text: its bytes are what the checks read.
       guard text.utf8.count <= remaining else {
-        throw .malformed(field: field, reason: ContentCoding.Failure.fileTooLarge.description)
+        remaining = 0
+        throw .fileTooLarge
       }
       remaining -= text.utf8.count
       return
@@ -134,8 +119,7 @@ struct DecodedSizeBudget {
       _ = try decode(data, fields: fields)
     } catch {
       switch error {
-      case .fileTooLarge, .tooLarge: throw .malformed(field: field, reason: error.description)
-      // An unsupported or corrupt coding: the leak scan and the importer report it.
+      case .fileTooLarge, .tooLarge: throw error
       case .unsupported, .corrupt: break
       }
     }

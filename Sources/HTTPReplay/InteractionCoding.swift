@@ -47,7 +47,9 @@ extension HAREntry {
   }
 
   /// The request as a value. HTTP/2 pseudo-header fields (`:authority`) are skipped; form
-  /// `params` become an encoded body when there is no `text`.
+  /// `params` become an encoded body when there is no `text`. A body without a
+  /// `Content-Type` field gets `postData.mimeType` as one (``BodyType``: the type the file
+  /// declares is what import, lint, redaction and replay read it as).
   /// - Throws: ``CassetteError/malformed(field:reason:)`` for a bad URL or base64 body.
   public func httpRequest(index: Int) throws -> HTTPRequest {
     guard let url = URL(string: request.url), url.scheme != nil, url.host != nil else {
@@ -71,12 +73,14 @@ extension HAREntry {
         throw CassetteError.malformed(
           field: "entries[\(index)].request.postData.text", reason: "not valid base64")
       }
+      fields.declaring(postData.mimeType, for: body)
     }
     return HTTPRequest(
       method: HTTPMethod(rawValue: request.method), url: url, headerFields: fields, body: body)
   }
 
-  /// The response as a value.
+  /// The response as a value; a body without a `Content-Type` field gets
+  /// `content.mimeType` as one (``BodyType``).
   /// - Throws: ``CassetteError/malformed(field:reason:)`` for a bad base64 body.
   public func httpResponse(index: Int) throws -> HTTPResponse {
     var fields = HTTPFields()
@@ -89,7 +93,20 @@ extension HAREntry {
       throw CassetteError.malformed(
         field: "entries[\(index)].response.content.text", reason: "not valid base64")
     }
+    fields.declaring(response.content.mimeType, for: body)
     return HTTPResponse(status: response.status, headerFields: fields, body: body)
+  }
+}
+
+extension HTTPFields {
+  /// Adds `Content-Type: declared` (a HAR `mimeType`) when `body` is not empty and no
+  /// non-blank `Content-Type` field says what it is (``BodyType/mediaType(header:declared:)``).
+  fileprivate mutating func declaring(_ declared: String, for body: Data) {
+    let header = self["Content-Type"]
+    guard !body.isEmpty, !declared.isEmpty,
+      BodyType.mediaType(header: header, declared: declared) != header
+    else { return }
+    self["Content-Type"] = declared
   }
 }
 

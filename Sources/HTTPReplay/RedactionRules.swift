@@ -82,7 +82,9 @@ public struct RedactionRules: Codable, Sendable, Hashable {
   /// Request header fields kept in cassettes (case-insensitive) besides `Content-Type`,
   /// the fields ``requestHeaders`` rules name (aliased, constant or removed as they say)
   /// and ``matchHeaders``; all others are dropped, so a credential in a header no rule
-  /// knows (`X-Api-Token: …` in an imported HAR file) never reaches a cassette.
+  /// knows (`X-Api-Token: …` in an imported HAR file) never reaches a cassette. A kept
+  /// field no rule names but called like a credential (`CredentialFieldNames`) is aliased
+  /// (`<SECRET_n>`): a list keeps the field, never its secret.
   public var requestHeaderAllowList: [String]
   /// Request header fields that take part in matching (after redaction), besides method,
   /// host, path, query and body.

@@ -41,8 +41,9 @@ public final class Redactor: Sendable {
 
   /// The request with every rule applied: query parameters (in the URL), header fields
   /// (only those ``RedactionRules/requestHeaderAllowList`` keeps or a rule names; removed
-  /// ones dropped; cookies and proxy credentials always, as are the URL's user
-  /// information and fragment: ``NeverStoredParts``), JSON and form body fields, secret
+  /// ones dropped; a kept one called like a credential aliased; cookies and proxy credentials always, as are the URL's user
+  /// information and fragment: ``NeverStoredParts``), JSON, form and multipart body fields
+  /// (the body read as ``BodyType`` says), secret
   /// shapes (API keys, refresh tokens, JWTs) anywhere, and values already aliased wherever
   /// they appear. Values are
   /// compared decoded: percent-encoding in the path, query and form bodies, JSON escapes,
@@ -59,16 +60,19 @@ public final class Redactor: Sendable {
           $0.lowercased()
         })
       for field in decodedFields where !NeverStoredParts.isNeverStoredHeader(field.name) {
-        let rule = rules.requestHeaders.first { $0.names(field.name) }
+        let named = rules.requestHeaders.first { $0.names(field.name) }
         // A header no rule names and no list keeps is dropped: it may hold a credential.
-        guard rule != nil || kept.contains(field.name.lowercased()) else { continue }
+        guard named != nil || kept.contains(field.name.lowercased()) else { continue }
+        // A kept one called like a credential (`X-Api-Token`) gets an alias: a list keeps
+        // the field, never its secret.
+        let rule = named ?? CredentialFieldNames.rule(for: field.name)
         if let value = table.redactHeader(field.value, rule: rule) {
           fields.append(name: table.redactText(field.name), value: value)
         }
       }
       result.headerFields = fields
       result.body = table.redactBody(
-        body, contentType: request.headerFields["Content-Type"], rules: rules)
+        body, contentType: decodedFields["Content-Type"], rules: rules)
       return result
     }
   }
@@ -96,7 +100,7 @@ public final class Redactor: Sendable {
       }
       result.headerFields = fields
       result.body = table.redactBody(
-        body, contentType: response.headerFields["Content-Type"], rules: rules)
+        body, contentType: decodedFields["Content-Type"], rules: rules)
       return result
     }
   }
@@ -298,61 +302,6 @@ struct AliasTable {
           ? String(pair) : namePart + "=" + FormURLEncoding.escape(newValue))
     }
     return parts.joined(separator: "&")
-  }
-
-  mutating func redactBody(_ body: Data, contentType: String?, rules: RedactionRules) -> Data {
-    guard !body.isEmpty else { return body }
-    let mediaType = contentType?.lowercased() ?? ""
-    if let json = BodyCoding.jsonObject(body, mediaType: mediaType) {
-      let redacted = redactJSON(json, rules: rules.jsonFields)
-      return BodyCoding.compactJSON(redacted) ?? body
-    }
-    if let multipart = MultipartFormData(body, contentType: contentType) {
-      // Part headers (a `filename`) are free text: known values and shapes go there too.
-      let redacted = redactMultipart(multipart, rules: rules)
-      return String(data: redacted, encoding: .utf8).map { Data(redactText($0).utf8) } ?? redacted
-    }
-    guard let text = String(data: body, encoding: .utf8) else { return body }
-    if mediaType.contains("x-www-form-urlencoded") {
-      return Data(redactPairs(text, rules: rules.formFields, plusIsSpace: true).utf8)
-    }
-    return Data(redactText(text).utf8)
-  }
-
-  mutating func redactJSON(_ value: Any, rules: [RedactionRule]) -> Any {
-    if let object = value as? [String: Any] {
-      var result: [String: Any] = [:]
-      for key in object.keys.sorted() {
-        guard let child = object[key] else { continue }
-        if let rule = rules.first(where: { $0.names(key) }) {
-          if rule.kind == .remove { continue }
-          if let string = child as? String {
-            if let replaced = apply(rule, to: string) { result[key] = replaced }
-            continue
-          }
-          if rule.kind == .constant {
-            result[key] = rule.label
-            continue
-          }
-        }
-        // A secret used as an object key (`{"<session token>": …}`) is replaced too.
-        result[key.count >= 8 ? redactText(key) : key] = redactJSON(child, rules: rules)
-      }
-      return result
-    }
-    if let array = value as? [Any] { return array.map { redactJSON($0, rules: rules) } }
-    if let string = value as? String {
-      // JSON carried as a string (`"body": "{\"idToken\": …}"`): redact it as JSON.
-      if let nested = BodyCoding.jsonObject(Data(string.utf8), mediaType: ""),
-        let data = BodyCoding.compactJSON(redactJSON(nested, rules: rules)),
-        let text = String(data: data, encoding: .utf8)
-      {
-        return text == BodyCoding.compactJSON(nested).flatMap({ String(data: $0, encoding: .utf8) })
-          ? string : text
-      }
-      return redactText(string)
-    }
-    return value
   }
 
   /// Replaces signed JWTs and already-aliased values inside free text.

@@ -48,30 +48,28 @@ struct RequestShape: Sendable, Hashable {
     path = request.rawPath
     query = FormURLEncoding.pairs(request.rawQuery ?? "", plusIsSpace: false)
       .map { Pair(name: $0.0, value: $0.1) }.sorted()
-    let mediaType = request.headerFields["Content-Type"]?.lowercased() ?? ""
     if request.body.isEmpty {
       body = .none
-    } else if let object = BodyCoding.jsonObject(request.body, mediaType: mediaType),
-      let data = BodyCoding.compactJSON(object)
-    {
-      body = .json(String(decoding: data, as: UTF8.self))
-    } else if mediaType.contains("x-www-form-urlencoded"),
-      let text = String(data: request.body, encoding: .utf8)
-    {
-      body = .form(
-        FormURLEncoding.pairs(text, plusIsSpace: true).map { Pair(name: $0.0, value: $0.1) }
-          .sorted())
-    } else if let multipart = MultipartFormData(
-      request.body, contentType: request.headerFields["Content-Type"])
-    {
-      body = .multipart(
-        multipart.parts.map {
-          Pair(name: $0.name ?? "", value: String(decoding: multipart.value(of: $0), as: UTF8.self))
-        })
-    } else if let text = String(data: request.body, encoding: .utf8) {
-      body = .text(text)
     } else {
-      body = .text("base64:" + request.body.base64EncodedString())
+      // What the body is: the rule redaction and lint read it by (``BodyType``).
+      switch BodyType.read(request.body, mediaType: request.headerFields["Content-Type"] ?? "") {
+      case .json(let object):
+        body =
+          BodyCoding.compactJSON(object).map { .json(String(decoding: $0, as: UTF8.self)) }
+          ?? .text("base64:" + request.body.base64EncodedString())
+      case .multipart(let multipart):
+        body = .multipart(
+          multipart.parts.map {
+            Pair(
+              name: $0.name ?? "", value: String(decoding: multipart.value(of: $0), as: UTF8.self))
+          })
+      case .form(let text):
+        body = .form(
+          FormURLEncoding.pairs(text, plusIsSpace: true).map { Pair(name: $0.0, value: $0.1) }
+            .sorted())
+      case .text(let text): body = .text(text)
+      case .binary: body = .text("base64:" + request.body.base64EncodedString())
+      }
     }
     headers = matchHeaders.map { name in
       Pair(name: name.lowercased(), value: request.headerFields[name] ?? "")

@@ -126,11 +126,23 @@ enum CassetteCommands {
           Console.json(String(decoding: try cassette.encoded(), as: UTF8.self))
         }
         return .success
+      } catch let error as CassetteError {
+        printLines(error.lines, command: "cassette import")
+        return .failure
       } catch {
         Console.error(TerminalText.safe("baas cassette import: \(error)"))
         return .failure
       }
     })
+
+  /// `lines` on standard error, the first after `baas COMMAND: `: each escaped on its own
+  /// (``TerminalText``), so the message's own line breaks print as breaks while a line
+  /// break or escape sequence from the file is shown escaped.
+  static func printLines(_ lines: [String], command: String) {
+    for (index, line) in lines.enumerated() {
+      Console.error(TerminalText.safe(index == 0 ? "baas \(command): \(line)" : line))
+    }
+  }
 
   /// The hosts whose traffic belongs to `backend`: the service's API hosts, plus the hosts
   /// of `FIREBASE_AUTH_EMULATOR_HOST` / `NCMB_BASE_URL` when set (loopback hosts are always

@@ -83,7 +83,9 @@ enum RecordingCommands {
     do {
       contracts = try ContractLoader.load(directory: directory)
     } catch {
-      Console.error("baas record: cannot load contracts from \(directory.path): \(error)")
+      // The error quotes the contract file (keys, operation names): shown escaped.
+      Console.error(
+        TerminalText.safe("baas record: cannot load contracts from \(directory.path): \(error)"))
       return .failure
     }
     let known = Set(contracts.map(\.name))
