@@ -59,8 +59,12 @@ public enum BenchCommand {
   ]
 
   /// Runs the benchmark with `arguments` (everything after `bench`) and returns the exit
-  /// status: 0 done, 1 a group could not run, 2 usage error.
-  public static func run(arguments: [String]) async -> Int32 {
+  /// status: 0 done, 1 a group could not run, 2 usage error. The report (the table, or
+  /// the JSON object with `--json`), the help and usage errors are printed through
+  /// `output`: `baas` hands in its terminal-safe writers, so the report, which quotes
+  /// file- and environment-supplied text (the CPU model, a skip reason naming a path),
+  /// follows the rule of every other command's output.
+  public static func run(arguments: [String], output: BenchOutput) async -> Int32 {
     if arguments.first == ProcessBench.measureOption {
       return ProcessBench.measureChild(Array(arguments.dropFirst()))
     }
@@ -73,21 +77,22 @@ public enum BenchCommand {
       case "--quick": quick = true
       case "--json": json = true
       case "--help", "-h":
-        write(help, to: .standardOutput)
+        output.text(help)
         return 0
       case "--only":
         guard let list = remaining.popFirst() else {
-          return usage("--only needs a comma-separated list of groups")
+          return usage("--only needs a comma-separated list of groups", output)
         }
         let names = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let known = Set(groups.map(\.key))
         if let unknown = names.subtracting(known).sorted().first {
           return usage(
-            "--only: unknown group \(unknown); known: \(groups.map(\.key).joined(separator: ", "))")
+            "--only: unknown group \(unknown); known: \(groups.map(\.key).joined(separator: ", "))",
+            output)
         }
         only = names
       default:
-        return usage("unknown option \(argument)")
+        return usage("unknown option \(argument)", output)
       }
     }
     let plan = quick ? BenchPlan.quick : BenchPlan.full
@@ -104,14 +109,16 @@ public enum BenchCommand {
     let report = BenchReport(
       mode: quick ? "quick" : "full", machine: .current(), groups: results,
       totalSeconds: BenchClock.seconds(since: start))
-    write(json ? report.renderJSON() : report.renderText(), to: .standardOutput)
+    if json {
+      output.json(report.renderJSON())
+    } else {
+      output.text(report.renderText())
+    }
     return results.contains { $0.error != nil } ? 1 : 0
   }
 
-  private static func usage(_ message: String) -> Int32 {
-    write(
-      "baas bench: \(message)\nusage: baas bench [--quick] [--json] [--only LIST]",
-      to: .standardError)
+  private static func usage(_ message: String, _ output: BenchOutput) -> Int32 {
+    output.error("baas bench: \(message)\nusage: baas bench [--quick] [--json] [--only LIST]")
     return 2
   }
 
@@ -122,6 +129,28 @@ public enum BenchCommand {
 
   private static func write(_ text: String, to handle: FileHandle) {
     handle.write(Data((text + "\n").utf8))
+  }
+}
+
+/// Where `baas bench` prints its report, help and usage errors. `baas` passes its
+/// terminal-safe writers (`Console.json`, text escaped as every command's output), so one
+/// writer serves every JSON output of the tool.
+public struct BenchOutput: Sendable {
+  /// Prints one JSON text (the `--json` report) on standard output.
+  public var json: @Sendable (String) -> Void
+  /// Prints text (the table, the help; lines separated by `\n`) on standard output.
+  public var text: @Sendable (String) -> Void
+  /// Prints a message (a usage error; lines separated by `\n`) on standard error.
+  public var error: @Sendable (String) -> Void
+
+  /// Writers for the report, the help and usage errors.
+  public init(
+    json: @escaping @Sendable (String) -> Void, text: @escaping @Sendable (String) -> Void,
+    error: @escaping @Sendable (String) -> Void
+  ) {
+    self.json = json
+    self.text = text
+    self.error = error
   }
 }
 

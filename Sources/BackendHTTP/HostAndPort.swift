@@ -45,14 +45,12 @@ public struct HostAndPort: Sendable, Hashable {
         throw Problem("writes an IPv6 address in a long form; use [\(standard)]")
       }
     } else if host.contains(":") {
+      // Repeated only when it is an address: `u:p@127.0.0.1:1` must not echo `p`.
+      guard URLLoaderSupport.standardIPv6(host) != nil else { throw Problem(Self.hostNameRule) }
       throw Problem(
         "writes an IPv6 address without brackets; write it as [\(host)]:\(portText)")
     } else {
-      guard Self.isHostName(host) else {
-        throw Problem(
-          "must name its host by a host name (letters, digits, '-', '_' and dots), an IPv4 "
-            + "address or an IPv6 address in brackets, such as 127.0.0.1:9099")
-      }
+      guard Self.isHostName(host) else { throw Problem(Self.hostNameRule) }
       if let spelling = URLLoaderSupport.addressSpellingProblem(host: host) {
         throw Problem(spelling)
       }
@@ -65,6 +63,11 @@ public struct HostAndPort: Sendable, Hashable {
     self.host = host.lowercased()
     self.port = port
   }
+
+  /// What a host must be, the reason for any other.
+  static let hostNameRule =
+    "must name its host by a host name (letters, digits, '-', '_' and dots), an IPv4 "
+    + "address or an IPv6 address in brackets, such as 127.0.0.1:9099"
 
   /// Why a `host:port` setting was refused.
   public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {

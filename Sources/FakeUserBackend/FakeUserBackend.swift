@@ -46,7 +46,9 @@ public final class FakeUserBackend: UserBackend {
 
   /// The accounts and tokens (the "server").
   public let store: UserStore
-  /// Seconds an ID token stays valid after it is issued.
+  /// Seconds an ID token stays valid after it is issued: a lifetime
+  /// ``UserBackendKit/TokenLifetime`` believes (600 s to a year), the rule the Firebase
+  /// adapter and the token verifier apply, so the fake never issues a token they refuse.
   public let idTokenLifetime: TimeInterval
   /// The largest age, in seconds by the store's clock, of the sign-in behind a session
   /// that may still change the password or the email or delete the account; older is
@@ -56,25 +58,53 @@ public final class FakeUserBackend: UserBackend {
   /// The stored session: serialised updates, refresh, auth-state events.
   let sessions: SessionEngine
 
-  /// A backend over `store`, keeping its session in `sessionStore`. The clock is
-  /// `store.clock`.
+  /// A backend over `store`, keeping its session in `sessionStore`, issuing ID tokens
+  /// that live one hour (3,600 s, as Firebase's). The clock is `store.clock`.
   ///
   /// - Parameters:
-  ///   - idTokenLifetime: seconds until an ID token expires (default 3600), kept within
-  ///     1…31,536,000 (a year, the longest lifetime the Firebase adapter believes); a value
-  ///     that is not a number is the default.
   ///   - recentLoginWindow: seconds a sign-in counts as recent for password and email
   ///     changes and account deletion (default 300, the five minutes Firebase apps
   ///     commonly assume; Firebase does not publish its own), kept within 0…31,536,000; a
   ///     value that is not a number is the default. (Out-of-range settings used to trap
   ///     when a token or a message was made; the initializer cannot throw, so it clamps.)
-  public init(
-    store: UserStore, sessionStore: any SessionStore, idTokenLifetime: TimeInterval = 3600,
+  public convenience init(
+    store: UserStore, sessionStore: any SessionStore, recentLoginWindow: TimeInterval = 300
+  ) {
+    self.init(
+      store: store, sessionStore: sessionStore, checkedLifetime: 3600,
+      recentLoginWindow: recentLoginWindow)
+  }
+
+  /// A backend as ``init(store:sessionStore:recentLoginWindow:)`` makes, whose ID tokens
+  /// live `idTokenLifetime` seconds.
+  ///
+  /// - Parameter idTokenLifetime: seconds until an ID token expires: a lifetime
+  ///   ``UserBackendKit/TokenLifetime`` believes, 600…31,536,000 (ten minutes to a year;
+  ///   whole seconds are issued). Decision: the one rule of every layer, not a clamp of
+  ///   its own; a shorter lifetime would make every call a refresh, and a token the
+  ///   Firebase adapter or the token verifier would refuse is never a fake's to issue.
+  /// - Throws: ``UserBackendKit/UserBackendError`` `.misconfigured(setting:
+  ///   "idTokenLifetime", reason:)` with ``UserBackendKit/TokenLifetime/problem(_:)``'s
+  ///   reason for a value outside (not a finite positive number, under 600, over a year).
+  public convenience init(
+    store: UserStore, sessionStore: any SessionStore, idTokenLifetime: TimeInterval,
     recentLoginWindow: TimeInterval = 300
+  ) throws(UserBackendError) {
+    if let problem = TokenLifetime.problem(idTokenLifetime) {
+      throw UserBackendError(.misconfigured(setting: "idTokenLifetime", reason: problem))
+    }
+    self.init(
+      store: store, sessionStore: sessionStore, checkedLifetime: idTokenLifetime,
+      recentLoginWindow: recentLoginWindow)
+  }
+
+  private init(
+    store: UserStore, sessionStore: any SessionStore, checkedLifetime: TimeInterval,
+    recentLoginWindow: TimeInterval
   ) {
     self.store = store
     self.sessions = SessionEngine(store: sessionStore)
-    self.idTokenLifetime = idTokenLifetime.isNaN ? 3600 : min(max(idTokenLifetime, 1), 31_536_000)
+    self.idTokenLifetime = checkedLifetime
     self.recentLoginWindow =
       recentLoginWindow.isNaN ? 300 : min(max(recentLoginWindow, 0), 31_536_000)
   }

@@ -44,8 +44,9 @@ public struct FirebaseConfiguration: Sendable, Hashable, CustomStringConvertible
   /// production ID token, and the emulator is reached over plain HTTP: anyone on the path
   /// can read the token and use it against the real project until it expires (an hour).
   /// That is allowed only to a loopback or private-network host (127.0.0.0/8, `::1`,
-  /// 10/8, 172.16/12, 192.168/16, link-local, `fc00::/7`, a name without a dot or under
-  /// `.internal`, `.local`, `.lan`, `.home.arpa`: the rule of a plain-HTTP NCMB base URL);
+  /// 10/8, 172.16/12, 192.168/16, `fc00::/7`, a name without a dot or under `.internal`,
+  /// `.local`, `.lan`, `.home.arpa`; not link-local nor 0.0.0.0: the rule of a plain-HTTP
+  /// NCMB base URL, ``BackendHTTP/HostScope``);
   /// a public host is `.misconfigured(setting: "firestoreEmulatorHost")` when the backend
   /// is made, since no local emulator lives there. Point ``emulatorHost`` at the Auth
   /// emulator too to keep production tokens out of it (`baas` warns on standard error
@@ -205,15 +206,17 @@ struct EmulatorAddress: Sendable, Hashable {
 
   /// Parses the Auth emulator's `host:port` and refuses a host that is neither loopback
   /// nor on a private network (``BackendHTTP/URLLoaderSupport/isPrivateNetwork(host:)``):
-  /// the API key and passwords would cross the internet in clear text.
+  /// the API key and passwords would cross the network in clear text. The reason says what
+  /// the host is (``BackendHTTP/HostScope/refusal(host:)``: public, link-local, the
+  /// unspecified address).
   /// - Throws: `.misconfigured(setting: "emulatorHost")` with the reason.
   init(authEmulator text: String) throws(UserBackendError) {
     try self.init(parsing: text)
-    guard URLLoaderSupport.isPrivateNetwork(host: address.host) else {
+    if let refusal = HostScope(host: address.host).refusal(host: address.host) {
       throw UserBackendError(
         .misconfigured(
           setting: "emulatorHost",
-          reason: "\(address.host) is not a loopback or private-network host; the emulator "
+          reason: "\(address.host) \(refusal); the emulator "
             + "is reached over plain HTTP, so the API key and passwords would cross the "
             + "network in clear text; run the Auth emulator on this machine or a private "
             + "network"))

@@ -108,7 +108,8 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   /// Why `baseURL` may not be used in plain HTTP, or `nil`: `http` is allowed only to a
   /// loopback or private-network host (``BackendHTTP/URLLoaderSupport/isPrivateNetwork(host:)``:
   /// 127.0.0.1, 10.x, 192.168.x, a container's service name such as `emulator`, a
-  /// `.internal` name, …), where the emulator runs; to a public host every signed request,
+  /// `.internal` name, …; not link-local nor 0.0.0.0, ``BackendHTTP/HostScope``), where the
+  /// emulator runs; to any other host every signed request,
   /// password and session token would cross the internet in clear text. (Firebase allows
   /// plain HTTP to loopback and to its configured emulator host; NCMB has no emulator
   /// setting, so the network decides.) `https` (and any other scheme, refused elsewhere)
@@ -116,8 +117,9 @@ public struct NCMBConfiguration: Sendable, Hashable, CustomStringConvertible,
   public static func plainHTTPProblem(_ baseURL: URL) -> String? {
     guard baseURL.scheme?.lowercased() == "http" else { return nil }
     let host = baseURL.host ?? ""
-    if URLLoaderSupport.isPrivateNetwork(host: host) { return nil }
-    return "plain HTTP is refused for \(host); use https (http is allowed only for a "
+    guard let refusal = HostScope(host: host).refusal(host: host) else { return nil }
+    return
+      "plain HTTP is refused for \(host), which \(refusal); use https (http is allowed only for a "
       + "loopback or private-network host such as 127.0.0.1, 192.168.1.10 or a container "
       + "name like emulator)"
   }

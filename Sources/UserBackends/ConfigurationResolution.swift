@@ -190,8 +190,8 @@ extension BackendConfiguration {
   ///
   /// - firebase: `apiKey` is set; `emulatorHost`, when set, is `host:port` with a port in
   ///   1…65535 and no scheme or path (an IPv6 literal in brackets, `[::1]:9099`) on a
-  ///   loopback or private-network host (`URLLoaderSupport.isPrivateNetwork(host:)`: it is
-  ///   reached in plain HTTP);
+  ///   loopback or private-network host (`URLLoaderSupport.isPrivateNetwork(host:)`, not
+  ///   link-local nor 0.0.0.0: it is reached in plain HTTP; `HostScope` says why not);
   ///   `firestoreEmulatorHost` likewise; `projectID`, when set, is a Google project ID
   ///   (``FirebaseUserBackend/FirebaseProjectID``: 6–30 lower-case ASCII letters, digits and
   ///   hyphens, starting with a letter, not ending with a hyphen; `demo-…` emulator IDs
@@ -220,12 +220,12 @@ extension BackendConfiguration {
       if let host = firebase.emulatorHost {
         let parsed = try Self.parseHostPort(host)
         // Plain HTTP carrying the API key and passwords: only to a local emulator.
-        if !URLLoaderSupport.isPrivateNetwork(host: parsed.host) {
+        if let refusal = HostScope(host: parsed.host).refusal(host: parsed.host) {
           throw BackendConfigurationError(
             .invalidSetting,
             setting: Self.settingName(
               ConfigurationVariable.firebaseEmulatorHost, "firebase.emulatorHost"),
-            reason: "is a public host; the Auth emulator is reached in plain HTTP, so the API "
+            reason: "\(refusal); the Auth emulator is reached in plain HTTP, so the API "
               + "key and passwords would cross the network in clear text; use a loopback or "
               + "private-network emulator")
         }
@@ -241,10 +241,12 @@ extension BackendConfiguration {
           throw error
         }
         // Production Auth sends its ID tokens there in plain HTTP: only to a local emulator.
-        if firebase.emulatorHost == nil, !URLLoaderSupport.isPrivateNetwork(host: parsed.host) {
+        if firebase.emulatorHost == nil,
+          let refusal = HostScope(host: parsed.host).refusal(host: parsed.host)
+        {
           throw BackendConfigurationError(
             .invalidSetting, setting: setting,
-            reason: "is a public host, and without \(ConfigurationVariable.firebaseEmulatorHost) "
+            reason: "\(refusal), and without \(ConfigurationVariable.firebaseEmulatorHost) "
               + "the production ID token would go to it in plain HTTP; use a loopback or "
               + "private-network Firestore emulator, or set "
               + "\(ConfigurationVariable.firebaseEmulatorHost) too")

@@ -4,7 +4,8 @@ import UserBackendKit
 /// through ``Console/json(_:)``.
 ///
 /// JSON encoders escape only `U+0000`–`U+001F` inside strings; C1 controls (CSI `U+009B`,
-/// OSC `U+009D`), DEL, the bidirectional formatting characters and the line and paragraph
+/// OSC `U+009D`), DEL, invisible characters (bidirectional formatting, zero-width, tags)
+/// and the line and paragraph
 /// separators would reach the terminal raw. Every scalar ``TerminalText/needsEscape(_:)``
 /// names is written as `\uXXXX` (lower-case hex, as JSON allows): such scalars can only
 /// stand inside a JSON string (the structure of a JSON text is ASCII), where the escape is
@@ -13,7 +14,7 @@ import UserBackendKit
 /// as they are; inside a string an encoder has already escaped them.
 enum TerminalSafeJSON {
   /// `json` with every terminal-unsafe scalar outside JSON whitespace written as `\uXXXX`.
-  /// Every such scalar is in the Basic Multilingual Plane, so one escape suffices.
+  /// A scalar above U+FFFF (a tag character) is written as its escaped surrogate pair.
   static func escaped(_ json: String) -> String {
     TerminalText.replacingUnsafe(json, keeping: ["\t", "\n", "\r"]) {
       JSONStringLiteral.unicodeEscape($0)

@@ -77,7 +77,9 @@ enum TokenVerifyCommand {
   /// `FirebaseTokenVerifier.Configuration.validate()` (the library's rules, written once).
   /// - Throws: ``UsageError`` naming the option or variable at fault: a missing or invalid
   ///   project ID, a certificates URL that is not http(s), has an unusable port, a user
-  ///   name, a query or a fragment.
+  ///   name, a query or a fragment; a `FIREBASE_AUTH_EMULATOR_HOST` that is not
+  ///   `host:port` or not a loopback or private-network host (a public host, a link-local
+  ///   address, 0.0.0.0), with or without `--certificates-url`.
   static func configuration(_ options: ParsedOptions, environment: [String: String]) throws
     -> FirebaseTokenVerifier.Configuration
   {
@@ -91,36 +93,34 @@ enum TokenVerifyCommand {
     }
     let emulatorHost = try RawInput.variable(
       "FIREBASE_AUTH_EMULATOR_HOST", in: environment, command: "token verify")
-    var url = FirebaseTokenVerifier.googleCertificatesURL
     var urlSource = "--certificates-url"
+    var given: URL?
     if let text = options.value("certificates-url") {
-      guard let given = URL(string: text) else {
+      guard let url = URL(string: text) else {
         throw UsageError(
           "--certificates-url must be an http or https URL", command: "token verify")
       }
-      url = given
-    } else if let emulatorHost {
+      given = url
+    } else if emulatorHost != nil {
       urlSource = "FIREBASE_AUTH_EMULATOR_HOST"
-      guard
-        let emulator = URL(
-          string: "http://\(emulatorHost)\(FirebaseTokenVerifier.certificatesPath)"),
-        emulator.host != nil, URLLoaderSupport.hasUsablePort(emulator),
-        !emulatorHost.contains("/")
-      else {
-        throw UsageError(
-          "FIREBASE_AUTH_EMULATOR_HOST must be host:port", command: "token verify")
-      }
-      url = emulator
     }
-    let configuration = FirebaseTokenVerifier.Configuration(
-      projectID: projectID, certificatesURL: url, acceptsUnsignedTokens: emulatorHost != nil)
     do throws(TokenRejection) {
+      // The emulator host is checked by the library's rule (host:port on a loopback or
+      // private-network host) even when --certificates-url points elsewhere: it still
+      // decides that unsigned tokens are trusted.
+      var configuration = FirebaseTokenVerifier.Configuration(projectID: projectID)
+      if let emulatorHost {
+        configuration = try .authEmulator(projectID: projectID, emulatorHost: emulatorHost)
+      }
+      if let given { configuration.certificatesURL = given }
       try configuration.validate()
+      return configuration
     } catch {
       let source =
         switch error.setting {
         case "projectID": projectOption == nil ? "FIREBASE_PROJECT_ID" : "--project-id"
         case "certificatesURL": urlSource
+        case "emulatorHost": "FIREBASE_AUTH_EMULATOR_HOST"
         default: error.setting ?? "the configuration"
         }
       // The detail reads "<setting> <problem>": the option's name replaces the property's.
@@ -130,7 +130,6 @@ enum TokenVerifyCommand {
       }
       throw UsageError("\(source) \(problem)", command: "token verify")
     }
-    return configuration
   }
 
   /// Human lines: the user and each claim present.

@@ -112,7 +112,10 @@ if arguments.first == "bench" {
     Console.error("baas bench: \(RawInput.argumentProblem)")
     exit(ExitStatus.usage.rawValue)
   }
-  exit(await BenchCommand.run(arguments: Array(arguments.dropFirst())))
+  let output = BenchOutput(
+    json: { Console.json($0) }, text: { Console.out(TerminalText.safe($0, keepingNewlines: true)) },
+    error: { Console.error(TerminalText.safe($0, keepingNewlines: true)) })
+  exit(await BenchCommand.run(arguments: Array(arguments.dropFirst()), output: output))
 }
 let status = await runBaas(arguments, environment: ProcessEnvironment.current())
 exit(status.rawValue)

@@ -169,6 +169,7 @@ struct BenchStatisticsTests {
     "bad arguments are usage errors (exit 2) before anything is measured",
     arguments: [["--bogus"], ["--only"], ["--only", "nonsense"], ["--only", "fake,nonsense"]])
   func usageErrors(arguments: [String]) async {
-    #expect(await BenchCommand.run(arguments: arguments) == 2)
+    let silent = BenchOutput(json: { _ in }, text: { _ in }, error: { _ in })
+    #expect(await BenchCommand.run(arguments: arguments, output: silent) == 2)
   }
 }

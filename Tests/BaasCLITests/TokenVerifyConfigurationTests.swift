@@ -41,6 +41,27 @@ struct TokenVerifySettingCase: Sendable, CustomTestStringConvertible {
         environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:1?x"],
         named: "FIREBASE_AUTH_EMULATOR_HOST"),
     ]
+    // A public, link-local or unspecified emulator host: its unsigned tokens would be
+    // trusted and its certificates fetched in plain HTTP (the rule of every emulator host
+    // setting), also when --certificates-url points elsewhere.
+    + [
+      "203.0.113.5:9099", "auth.example.com:9099", "169.254.169.254:80", "[fe80::1]:9099",
+      "0.0.0.0:9099", "[::]:9099",
+    ].flatMap { host in
+      [
+        TokenVerifySettingCase(
+          arguments: ["--project-id", "demo-p"],
+          environment: ["FIREBASE_AUTH_EMULATOR_HOST": host],
+          named: "FIREBASE_AUTH_EMULATOR_HOST"),
+        TokenVerifySettingCase(
+          arguments: [
+            "--project-id", "demo-p", "--certificates-url",
+            "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
+          ],
+          environment: ["FIREBASE_AUTH_EMULATOR_HOST": host],
+          named: "FIREBASE_AUTH_EMULATOR_HOST"),
+      ]
+    }
 }
 
 @Suite("baas token verify refuses unusable settings up front", .timeLimit(.minutes(1)))

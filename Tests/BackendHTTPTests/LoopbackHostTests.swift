@@ -44,22 +44,25 @@ struct AddressSpellingTests {
 @Suite("URLLoaderSupport.isPrivateNetwork(host:)", .timeLimit(.minutes(1)))
 struct PrivateNetworkHostTests {
   @Test(
-    "loopback, RFC 1918, link-local, unique-local, single-label and private suffixes",
+    "loopback, RFC 1918, unique-local, single-label and private suffixes, IPv4-mapped too",
     arguments: [
       "127.0.0.1", "localhost", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.0.1",
-      "169.254.1.1", "[fd12::1]", "fe80::1", "emulator", "EMULATOR", "ncmb.internal",
-      "host.local", "box.lan", "nas.home.arpa", "::1",
+      "[fd12::1]", "emulator", "EMULATOR", "ncmb.internal", "host.local", "box.lan",
+      "nas.home.arpa", "::1", "::ffff:10.0.0.1", "[::ffff:192.168.1.1]", "ncmb.internal.",
     ])
   func privateHosts(host: String) {
     #expect(URLLoaderSupport.isPrivateNetwork(host: host))
   }
 
   @Test(
-    "public addresses and names, and non-standard address spellings",
+    "public, link-local and unspecified addresses, names, non-standard address spellings",
     arguments: [
       "8.8.8.8", "172.32.0.1", "172.15.255.255", "192.169.0.1", "11.0.0.1", "0.0.0.0",
       "[2001:db8::1]", "example.com", "internal.example.com", "10.1", "127.1", "",
-      "0x0a.0.0.1", "0x08080808", "134744072", "0177.0.0.1",
+      "0x0a.0.0.1", "0x08080808", "134744072", "0177.0.0.1", "169.254.169.254",
+      "169.254.1.1", "fe80::1", "[FE80::1]", "febf::1", "::ffff:169.254.169.254", "::",
+      "[::]", "::ffff:0.0.0.0", "169.254.169.254.", "2852039166", "0xa9fea9fe", ".", "..",
+      "10.0.0.1..", "10.0.0.1.", "emulator.",
     ])
   func publicHosts(host: String) {
     #expect(!URLLoaderSupport.isPrivateNetwork(host: host))

@@ -64,6 +64,19 @@ struct BadConfiguration: Sendable, CustomTestStringConvertible {
         $0.minimumRefetchInterval = .infinity
       },
     ]
+    // Emulator mode (unsigned tokens accepted): plain HTTP only to a loopback or
+    // private-network host, the rule of every emulator host setting; link-local addresses
+    // (cloud metadata at 169.254.169.254) and the unspecified address are not one.
+    + [
+      "http://203.0.113.5:9099/certs", "http://auth.example.com:9099/certs",
+      "http://169.254.169.254/certs", "http://[fe80::1]:9099/certs", "http://0.0.0.0:9099/c",
+      "http://[::ffff:169.254.169.254]/certs", "http://2852039166/certs",
+    ].map { text in
+      BadConfiguration("emulator mode, \(text)", "certificatesURL") {
+        $0.certificatesURL = URL(string: text)!
+        $0.acceptsUnsignedTokens = true
+      }
+    }
 
   /// Configurations at the edges of each rule, which must pass (`setting` is unused).
   static let usable: [BadConfiguration] = [
@@ -96,6 +109,10 @@ struct BadConfiguration: Sendable, CustomTestStringConvertible {
     },
     BadConfiguration("plain HTTP to an emulator in another container", "") {
       $0.certificatesURL = URL(string: "http://firebase:9099/c")!
+      $0.acceptsUnsignedTokens = true
+    },
+    BadConfiguration("plain HTTP to an emulator on the private network", "") {
+      $0.certificatesURL = URL(string: "http://10.0.0.5:9099/c")!
       $0.acceptsUnsignedTokens = true
     },
   ]

@@ -12,10 +12,11 @@ struct FirebaseIPv6HostTests {
     "an IPv6 literal emulator host, Firestore emulator host or URL override resolves",
     arguments: [
       ("[::1]:9099", nil, nil, nil, "http://[::1]:9099/identitytoolkit.googleapis.com/v1/"),
-      ("[fe80::1]:9099", nil, nil, nil, "http://[fe80::1]:9099/identitytoolkit.googleapis.com/v1/"),
+      // Unique-local, not link-local: fe80::/10 is refused (HostScope).
+      ("[fd12::1]:9099", nil, nil, nil, "http://[fd12::1]:9099/identitytoolkit.googleapis.com/v1/"),
       (
-        "[FE80::1]:9099", nil, nil, nil,
-        "http://[fe80::1]:9099/identitytoolkit.googleapis.com/v1/"
+        "[FD12::1]:9099", nil, nil, nil,
+        "http://[fd12::1]:9099/identitytoolkit.googleapis.com/v1/"
       ),
       (nil, "http://[::1]:8080/v1/", nil, nil, "http://[::1]:8080/v1/"),
       (nil, nil, "http://[::1]:8080/v1/token", nil, "https://identitytoolkit.googleapis.com/v1/"),

@@ -17,7 +17,7 @@ struct ConfigurationProblemTests {
 
   @Test(
     "an IPv6 literal emulator host in brackets is accepted (the default transport reaches it)",
-    arguments: ["[::1]:9099", "[fe80::1]:9099", "[FD00::1]:9099"])
+    arguments: ["[::1]:9099", "[fd12::1]:9099", "[FD00::1]:9099"])
   func ipv6EmulatorHost(host: String) throws {
     let configuration = try BackendConfiguration.resolve(
       environment: Self.firebase.merging([

@@ -71,10 +71,11 @@ extension FirebaseConfiguration {
   ///   host that is not `host:port` (`[::1]:8080` for IPv6), and the errors of
   ///   ``resolvedEndpoints()`` for `projectID`.
   /// Why a public Firestore emulator host is refused with production Auth.
-  static func productionTokenToPublicHost(_ host: String) -> String {
+  /// `refusal` is ``BackendHTTP/HostScope/refusal(host:)``'s phrase for `host`.
+  static func productionTokenToPublicHost(_ host: String, _ refusal: String) -> String {
     "with production Auth (no Auth emulator host), the production ID token would go in "
-      + "plain HTTP to \(host), which is not a loopback or private-network host; use a local "
-      + "Firestore emulator, or set the Auth emulator host too"
+      + "plain HTTP to \(host), which \(refusal); use "
+      + "a local Firestore emulator, or set the Auth emulator host too"
   }
 
   func resolvedFirestore() throws(UserBackendError) -> FirestoreLocation? {
@@ -87,11 +88,11 @@ extension FirebaseConfiguration {
       do throws(UserBackendError) {
         let address = try EmulatorAddress(parsing: firestoreEmulatorHost)
         // Production Auth: the production ID token goes to this host in plain HTTP.
-        if emulatorHost == nil, !URLLoaderSupport.isPrivateNetwork(host: address.address.host) {
+        let host = address.address.host
+        if emulatorHost == nil, let refusal = HostScope(host: host).refusal(host: host) {
           throw UserBackendError(
             .misconfigured(
-              setting: "emulatorHost",
-              reason: Self.productionTokenToPublicHost(address.address.host)))
+              setting: "emulatorHost", reason: Self.productionTokenToPublicHost(host, refusal)))
         }
         root = address.baseURL
       } catch {

@@ -15,7 +15,9 @@ public struct FakeHarness: ContractHarness {
   public let name = "fake"
   /// PBKDF2 rounds for the store (low: the contracts test behaviour, not hashing cost).
   public var passwordHashIterations: Int
-  /// Seconds an ID token stays valid.
+  /// Seconds an ID token stays valid: 600…31,536,000 (``UserBackendKit/TokenLifetime``);
+  /// another value fails ``makeEnvironment(for:variables:)`` with
+  /// `.misconfigured(setting: "idTokenLifetime")`.
   public var idTokenLifetime: TimeInterval
 
   /// A harness; defaults: 1 000 PBKDF2 rounds, 3600 s ID tokens.
@@ -25,14 +27,16 @@ public struct FakeHarness: ContractHarness {
   }
 
   /// A fresh store and clock; the proposed variables are used as they are.
-  /// - Throws: `UserStoreError.database` when SQLite cannot open the in-memory store.
+  /// - Throws: `UserStoreError.database` when SQLite cannot open the in-memory store;
+  ///   `UserBackendError` `.misconfigured(setting: "idTokenLifetime")` for a lifetime
+  ///   ``UserBackendKit/TokenLifetime`` does not believe.
   public func makeEnvironment(for contract: Contract, variables: [String: String]) async throws
     -> any ContractEnvironment
   {
     let clock = ManualClock()
     let store = try UserStore(
       path: ":memory:", passwordHashIterations: passwordHashIterations, clock: clock)
-    let capabilities = FakeUserBackend(
+    let capabilities = try FakeUserBackend(
       store: store, sessionStore: InMemorySessionStore(), idTokenLifetime: idTokenLifetime
     ).capabilities
     return FakeEnvironment(
@@ -50,7 +54,8 @@ struct FakeEnvironment: ContractEnvironment {
   let idTokenLifetime: TimeInterval
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
-    FakeUserBackend(store: store, sessionStore: sessionStore, idTokenLifetime: idTokenLifetime)
+    try FakeUserBackend(
+      store: store, sessionStore: sessionStore, idTokenLifetime: idTokenLifetime)
   }
 
   func phoneVerificationCode(for verificationID: String) async throws -> String? {
