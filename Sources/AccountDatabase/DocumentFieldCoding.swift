@@ -21,6 +21,16 @@ enum DocumentFieldCoding {
   /// - Throws: ``UserStoreError/database(message:)`` for text this encoding did not write,
   ///   naming the top-level field of a timestamp outside 0001…9999 (never its value).
   static func decode(_ text: String) throws -> [String: DocumentValue] {
+    // Two names that are the same text in other bytes would read as one: never merged.
+    if case .sameName(let path, let first, let second)? = JSONTextCheck.firstProblem(
+      Array(text.utf8))
+    {
+      throw UserStoreError.database(
+        message: "the stored document's field \"\(fieldPath(path))\" in documents.fields has "
+          + "a name twice (\(JSONTextCheck.shown(first)) and \(JSONTextCheck.shown(second))): "
+          + "the database file was altered or is corrupt; delete the document or replace "
+          + "the database")
+    }
     do {
       return try JSONDecoder().decode([String: Tagged].self, from: Data(text.utf8))
         .mapValues(\.value)
@@ -35,6 +45,25 @@ enum DocumentFieldCoding {
         message: "a stored document's fields in documents.fields are not in the documents "
           + "table's encoding: the database file was altered or is corrupt")
     }
+  }
+
+  /// A path inside the stored text as a field path: the names, without the tags
+  /// (`{"m":{"m":{"k":…}}}` → `m.k`, `{"a":{"a":[…,{"m":{"k":…}}]}}` → `a[1].k`).
+  static func fieldPath(_ path: [JSONTextCheck.Component]) -> String {
+    var text = ""
+    var expectingName = true
+    for component in path {
+      switch component {
+      case .member(let name) where expectingName:
+        text += (text.isEmpty ? "" : ".") + name
+        expectingName = false
+      case .member(let tag):
+        expectingName = tag == "m"
+      case .index(let index):
+        text += "[\(index)]"
+      }
+    }
+    return text
   }
 
   /// A stored `t` value outside 0001…9999: `field` is the document's top-level name.

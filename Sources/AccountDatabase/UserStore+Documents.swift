@@ -9,9 +9,12 @@ import UserBackendKit
 /// create-if-absent is atomic: of any number of concurrent creators (threads or processes
 /// sharing the file) exactly one creates the document and the others read it. A write
 /// takes one time from the store clock, rounded to microseconds: its `updateTime` (and
-/// `createTime` when it creates) and every server timestamp it resolves. Each written
-/// document is checked as a whole (``UserBackendKit/DocumentValidation``: names, depth,
-/// timestamps, 1 MiB) before anything is stored; a refused write changes nothing.
+/// `createTime` when it creates) and every server timestamp it resolves. What a write
+/// names is checked (``UserBackendKit/DocumentValidation``: names, depth, timestamps) and
+/// the resulting document's size (1 MiB) before anything is stored; a refused write
+/// changes nothing. Fields the document already holds are not checked again: a document
+/// stored before a name rule existed (a `__name__` field) can still be merged into, and
+/// the field removed.
 extension UserStore {
   /// The document of `userID`, or `nil` when it does not exist.
   /// - Throws: ``UserStoreError/database(message:)``.
@@ -93,6 +96,7 @@ extension UserStore {
           }
           let previous = try Self.readDocument(write.userID, db)
           try Self.check(write, previous: previous)
+          try Self.validateWritten(write)
           switch write {
           case .delete:
             break
@@ -103,6 +107,11 @@ extension UserStore {
                 previous: previous, time: time, db))
           case .merge(let userID, let setting, let removing, let serverTimestamps, _):
             var fields = previous?.fields ?? [:]
+            for path in removing + setting.keys.sorted(by: { $0.lexicographicallyPrecedes($1) })
+              + serverTimestamps
+            {
+              try Self.checkSpelling(path, in: fields)
+            }
             for path in removing { Self.remove(path, from: &fields) }
             for (path, value) in setting.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
               Self.set(value, at: path, in: &fields)
@@ -159,14 +168,69 @@ extension UserStore {
     }
   }
 
-  /// Resolves server timestamps, validates the whole document and writes the row.
+  /// Checks what `write` writes (``UserBackendKit/DocumentValidation``), not the fields a
+  /// merge keeps: a replace's whole field set, a merge's set paths (each name on the way
+  /// and the value, at its depth) and server timestamp paths.
+  /// - Throws: ``UserBackendKit/UserBackendError`` `.invalidInput` naming the path.
+  static func validateWritten(_ write: DocumentWrite) throws {
+    switch write {
+    case .delete:
+      return
+    case .replace(_, let fields, let serverTimestamps, _):
+      var written = fields
+      for path in serverTimestamps { set(.serverTimestamp, at: path, in: &written) }
+      try DocumentValidation.validateCreate(written)
+    case .merge(_, let setting, _, let serverTimestamps, _):
+      let paths =
+        setting.map { ($0.key, $0.value) }
+        + serverTimestamps.map { ($0, DocumentValue.serverTimestamp) }
+      for (path, value) in paths.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
+        // The path alone, as a document: its names are checked at their levels and the
+        // value at its depth.
+        var alone: [String: DocumentValue] = [:]
+        set(value, at: path, in: &alone)
+        try DocumentValidation.validateCreate(alone)
+      }
+    }
+  }
+
+  /// Refuses a merge path whose name the document holds in other bytes (`é` as U+00E9
+  /// written where the document has `e` + U+0301): a Swift dictionary takes them for one
+  /// key, so the write would change or remove the stored field under its old bytes, where
+  /// Firestore and NCMB (names compared by bytes) would keep two fields.
+  /// - Throws: ``UserBackendKit/UserBackendError`` `.invalidInput` naming the written path
+  ///   and the stored name.
+  static func checkSpelling(_ path: DocumentFieldPath, in fields: [String: DocumentValue])
+    throws
+  {
+    var level = fields
+    var shown = "fields"
+    for name in path {
+      guard let index = level.index(forKey: name) else { return }
+      let stored = level[index].key
+      shown += "." + name
+      guard Array(stored.utf8) == Array(name.utf8) else {
+        throw UserBackendError(
+          .invalidInput(
+            field: shown,
+            reason: "the document holds the field \(JSONTextCheck.shown(stored)), the same "
+              + "text as \(JSONTextCheck.shown(name)) in other bytes (canonically equivalent "
+              + "Unicode); this store cannot keep both apart: name it in the stored bytes "
+              + "(also to remove it)"))
+      }
+      guard case .map(let nested) = level[index].value else { return }
+      level = nested
+    }
+  }
+
+  /// Resolves server timestamps, checks the document's size and writes the row (what the
+  /// write names is checked by ``validateWritten(_:)``).
   private static func store(
     userID: String, fields: [String: DocumentValue], serverTimestamps: [DocumentFieldPath],
     previous: StoredDocument?, time: Date, _ db: Database
   ) throws -> StoredDocument {
     var resolved = fields
     for path in serverTimestamps { set(.serverTimestamp, at: path, in: &resolved) }
-    try DocumentValidation.validateCreate(resolved)
     resolved = resolved.mapValues { resolve($0, time) }
     try DocumentValidation.validateSize(userID: userID, fields: resolved)
     let document = StoredDocument(

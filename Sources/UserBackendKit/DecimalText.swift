@@ -59,7 +59,9 @@ package enum DecimalText {
   /// (proto3's `"NaN"` and `"Infinity"` are the caller's to read).
   ///
   /// - Returns: the value, or `nil` when `text` is not such a number or is outside the
-  ///   range of `Double` (`"1e400"`).
+  ///   range of `Double`: too large (`"1e400"`) or so small that it would read as 0
+  ///   (`"1e-400"`, `"-1e-400"`; `"0e-400"` is 0 and subnormal doubles such as `"5e-324"`
+  ///   are kept), the rule of ``JSONTextCheck``.
   package static func jsonNumber(_ text: some StringProtocol) -> Double? {
     let bytes = Array(text.utf8)
     var index = 0
@@ -78,6 +80,7 @@ package enum DecimalText {
       index += 1
       guard digits() > 0 else { return nil }
     }
+    let mantissaEnd = index
     if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       index += 1
       if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
@@ -87,6 +90,12 @@ package enum DecimalText {
       guard digits() > 0 else { return nil }
     }
     guard index == bytes.count, let value = Double(String(text)), value.isFinite else {
+      return nil
+    }
+    // A non-zero digit read as 0 underflowed: 0 would be a value nobody wrote.
+    if value == 0,
+      bytes[..<mantissaEnd].contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") })
+    {
       return nil
     }
     return value

@@ -6,7 +6,9 @@
 /// (`1e400`, infinity) and one too small (`1e-400`, which would read as 0).
 ///
 /// Strict where readers disagree, so that one text has one reading: a member name given
-/// twice in an object is ``Outcome/unusable(reason:)``, and only UTF-8 without a byte order
+/// twice in an object is ``Outcome/unusable(reason:)``, also in other bytes of the same
+/// text (canonically equivalent Unicode, which a Swift dictionary takes for one key), and
+/// only UTF-8 without a byte order
 /// mark is read (RFC 8259 §8.1). Used by `baas doc set` for field values and by the ID
 /// token verifier for a token's header and claims.
 package enum DocumentJSONReader {
@@ -114,9 +116,18 @@ package enum DocumentJSONReader {
         index += 1
         skipSpace()
         let value = try self.value(depth: depth)
-        guard fields.updateValue(value, forKey: key) == nil else {
+        // A Swift dictionary compares keys by canonical equivalence: `é` as U+00E9 and as
+        // `e` + U+0301 are one key, and one of the values would be lost.
+        if let earlier = fields.index(forKey: key).map({ fields[$0].key }) {
+          guard Array(earlier.utf8) == Array(key.utf8) else {
+            throw .unusable(
+              "the keys \(JSONTextCheck.shown(earlier)) and \(JSONTextCheck.shown(key)) are "
+                + "the same text in other bytes (canonically equivalent Unicode): one would be "
+                + "lost")
+          }
           throw .unusable("the key \"\(key)\" appears twice in an object")
         }
+        fields[key] = value
         skipSpace()
         switch peek() {
         case UInt8(ascii: ","): index += 1

@@ -72,25 +72,40 @@ public enum DocumentValidation {
   }
 
   /// Checks the fields of a merge
-  /// (``UserDocumentStore/updateDocument(userID:setting:removing:)``): every set and
-  /// removed name, every value, and that no name is both set and removed.
+  /// (``UserDocumentStore/updateDocument(userID:setting:removing:)``): every set name and
+  /// value, every removed name, and that no name is both set and removed.
+  ///
+  /// Only what the write names is checked, never the fields the document already holds:
+  /// a document stored before a name was reserved (`__name__` in an old fake document,
+  /// `objectId` in a Firestore document another client wrote) can still be updated, and
+  /// such a field can be removed. The name rules apply to names being set; a removed name
+  /// needs only to be a name (1 to ``maximumFieldNameBytes`` bytes) and not one of
+  /// `unremovable`.
   ///
   /// - Parameters:
   ///   - fields: the fields to set.
   ///   - removing: the top-level fields to remove.
   ///   - reserved: top-level names refused besides the `__` rule (``reservedFieldNames``
   ///     for a ``UserDocumentStore``).
+  ///   - unremovable: top-level names a removal may not name: on NCMB, the user object's
+  ///     own members (``reservedFieldNames``), which are not document fields there;
+  ///     elsewhere none.
   /// - Throws: ``UserBackendError`` `.invalidInput(field:reason:)` naming the field.
   public static func validateUpdate(
     setting fields: [String: DocumentValue], removing: Set<String>,
-    reserved: Set<String> = []
+    reserved: Set<String> = [], unremovable: Set<String> = []
   ) throws(UserBackendError) {
     for name in fields.keys.sorted() {
       let path = try checkName(name, parent: "fields", reserved: reserved)
       try checkValue(fields[name]!, path: path, depth: 1, insideArray: false)
     }
     for name in removing.sorted() {
-      let path = try checkName(name, parent: "fields", reserved: reserved)
+      let path = try checkLength(name, parent: "fields")
+      if unremovable.contains(name) {
+        throw invalid(
+          path,
+          "is a member of the NCMB user object, not a document field: it cannot be removed")
+      }
       if fields[name] != nil {
         throw invalid(path, "is both set and removed")
       }
@@ -139,19 +154,32 @@ public enum DocumentValidation {
   private static func checkName(_ name: String, parent: String, reserved: Set<String>)
     throws(UserBackendError) -> String
   {
-    let shown = name.utf8.count > 64 ? String(name.prefix(32)) + "…" : name
-    let path = parent + "." + shown
-    guard !name.isEmpty else { throw invalid(path, "a field name must not be empty") }
-    guard name.utf8.count <= maximumFieldNameBytes else {
-      throw invalid(path, "a field name is at most \(maximumFieldNameBytes) UTF-8 bytes")
-    }
+    let path = try checkLength(name, parent: parent)
     guard !name.hasPrefix("__") else {
       throw invalid(
         path,
         "a name must not start with __ (Firestore reserves __…__, NCMB reads __type and __op)")
     }
     guard !reserved.contains(name) else {
-      throw invalid(path, "is a name the backend reserves")
+      throw invalid(
+        path,
+        "is a top-level name NCMB reserves (a member of the NCMB user object, or a field the "
+          + "NCMB adapter keeps there); every backend refuses it so a document can be copied "
+          + "between backends")
+    }
+    return path
+  }
+
+  /// The path of `name` under `parent` (an overlong name shortened), after checking it
+  /// is 1 to ``maximumFieldNameBytes`` UTF-8 bytes.
+  private static func checkLength(_ name: String, parent: String) throws(UserBackendError)
+    -> String
+  {
+    let shown = name.utf8.count > 64 ? String(name.prefix(32)) + "…" : name
+    let path = parent + "." + shown
+    guard !name.isEmpty else { throw invalid(path, "a field name must not be empty") }
+    guard name.utf8.count <= maximumFieldNameBytes else {
+      throw invalid(path, "a field name is at most \(maximumFieldNameBytes) UTF-8 bytes")
     }
     return path
   }

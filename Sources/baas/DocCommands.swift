@@ -1,13 +1,13 @@
 import UserBackendKit
 
-/// `doc get`, `doc set`, `doc delete`: the signed-in user's own document.
+/// `doc get`, `doc set`, `doc unset`, `doc delete`: the signed-in user's own document.
 ///
 /// Each checks its arguments, then that the backend offers `userDocuments`
 /// (`unsupported` otherwise), before any request. `--user ID` names another user's
 /// document: the request is sent and the server's owner rule refuses it
 /// (`permissionDenied`, exit 1).
 enum DocCommands {
-  static let all: [Command] = [get, set, delete]
+  static let all: [Command] = [get, set, unset, delete]
 
   /// The part of every `doc` command's help that says how documents print.
   private static let outputHelp = """
@@ -77,6 +77,49 @@ enum DocCommands {
         json: options.has("json"), context: context,
         {
           try await store(context).updateDocument(userID: userID, setting: fields, removing: [])
+        },
+        jsonText: DocumentOutput.json, lines: DocumentOutput.lines)
+    })
+
+  static let unset = Command(
+    name: "doc unset", synopsis: "FIELD... [--user ID] [--json]",
+    help: """
+      Removes fields of the signed-in user's document, keeping the others; a field the
+      document does not hold is no error, and a missing document stays missing ("No
+      document."). Prints the document after the change. Any
+      stored field can be removed, also one whose name doc set now refuses (a __name__ an
+      older version stored); on NCMB, not the user object's own members (objectId, acl,
+      displayName, ...), which are not document fields there.
+
+      options:
+        --user ID   change user ID's document instead (only your own is allowed)
+        --json      print the document or {"error":{...}} on standard output
+
+      \(outputHelp)
+      """,
+    spec: OptionSpec(valued: ["user"], flags: ["json"], positionals: 1...Int.max),
+    run: { options, context in
+      let command = "doc unset"
+      var names: Set<String> = []
+      for (number, name) in zip(1..., options.positionals) {
+        guard !name.isEmpty else {
+          throw UsageError("argument \(number): the FIELD is empty", command: command)
+        }
+        guard names.insert(name).inserted else {
+          throw UsageError(
+            "field \(TerminalText.safe(name)) is given twice", command: command)
+        }
+      }
+      let userID = try userOption(options, command: command)
+      let context = context.merging(options)
+      return await reportResult(
+        json: options.has("json"), context: context,
+        { () async throws -> UserDocument? in
+          // Read first: an update would create a missing document, an unset must not.
+          let documents = try store(context)
+          guard try await documents.document(userID: userID) != nil else { return nil }
+          return try await documents.updateDocument(
+            userID: userID, setting: [:], removing: names)
         },
         jsonText: DocumentOutput.json, lines: DocumentOutput.lines)
     })

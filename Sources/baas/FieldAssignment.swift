@@ -47,7 +47,14 @@ enum FieldAssignment {
           "argument \(number): the FIELD before \"=\" is empty (FIELD=VALUE)", command: command)
       }
       let shown = TerminalText.safe(field)
-      guard fields[field] == nil else {
+      if let earlier = fields.index(forKey: field).map({ fields[$0].key }) {
+        guard Array(earlier.utf8) == Array(field.utf8) else {
+          // Canonically equivalent: one key to a Swift dictionary, two fields to a backend.
+          throw UsageError(
+            "fields \(TerminalText.safe(JSONTextCheck.shown(earlier))) and "
+              + "\(TerminalText.safe(JSONTextCheck.shown(field))) are the same text in other "
+              + "bytes (canonically equivalent Unicode); give one of them", command: command)
+        }
         throw UsageError("field \(shown) is given twice", command: command)
       }
       switch value(text) {

@@ -190,8 +190,16 @@ public struct FirestoreHandler: Sendable {
   }
 
   /// A JSON object body (empty is `{}`); a number `-0` reads as the double `-0.0`
-  /// (``FirestoreNegativeZero``).
+  /// (``FirestoreNegativeZero``). Refused first with 400 `INVALID_ARGUMENT` naming the
+  /// field (``UserBackendKit/JSONTextCheck``): two names of one object that are the same
+  /// text in other bytes (canonically equivalent; Firestore keeps both, a Swift dictionary
+  /// one), and a number a double cannot hold (`1e400`, or `1e-400`, which would read as 0).
   static func body(_ data: Data) throws(FirestoreError) -> [String: Any] {
+    if let problem = JSONTextCheck.firstProblem(data) {
+      throw .invalidArgument(
+        "Invalid value at '\(JSONTextCheck.firestoreFieldPath(problem.path))': "
+          + "\(problem.reason).")
+    }
     guard let object = WireObject.parse(FirestoreNegativeZero.spelledAsDouble(data)) else {
       throw .invalidArgument("Invalid JSON payload received: the body is not a JSON object.")
     }

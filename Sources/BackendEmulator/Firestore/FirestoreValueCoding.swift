@@ -47,6 +47,13 @@ enum FirestoreValueCoding {
       return .string(text)
     case "integerValue":
       if let text = raw as? String, let number = Int64(text) { return .integer(number) }
+      // As written (Int64.max reads as the NSNumber 9223372036854775807, whose
+      // doubleValue rounds up out of Int64's range).
+      if let number = raw as? NSNumber, !(raw is String), number.objCType.pointee == 0x71,
+        let exact = Int64(String(describing: number))
+      {
+        return .integer(exact)
+      }
       if let number = raw as? NSNumber, !(raw is String),
         let exact = Int64(exactly: number.doubleValue),
         String(describing: number) == String(exact)
@@ -62,7 +69,12 @@ enum FirestoreValueCoding {
         case "NaN": return .double(.nan)
         case "Infinity": return .double(.infinity)
         case "-Infinity": return .double(-.infinity)
-        default: if let number = DecimalText.jsonNumber(text) { return .double(number) }
+        default:
+          if let number = DecimalText.jsonNumber(text) { return .double(number) }
+          // 1e400, 1e-400: a number, but none a double holds (0 would lose the value).
+          if let problem = JSONTextCheck.firstProblem(Array(text.utf8)) {
+            throw bad(problem.reason)
+          }
         }
       }
       if let number = raw as? NSNumber, !(raw is String) { return .double(number.doubleValue) }

@@ -2,6 +2,7 @@ import AccountDatabase
 import BackendHTTP
 import Foundation
 import NCMBSigning
+import UserBackendKit
 
 /// NCMB (NIFCLOUD mobile backend) user REST API over a ``FakeUserBackend/UserStore``,
 /// following `docs/wire/ncmb.md` §1–§4.
@@ -157,11 +158,20 @@ struct NCMBRequestContext {
   /// The user that token belongs to; `nil` when no token was sent.
   var sessionUserID: String?
 
-  /// - Throws: `E400001` for a body that is not a JSON object; `E400002` when `userName`,
+  /// - Throws: `E400001` for a body that is not a JSON object; `E400002` naming the member
+  ///   for two names of one object that are the same text in other bytes (canonically
+  ///   equivalent) and for a number a double cannot hold (`1e400`, `1e-400`: it would read
+  ///   as 0; ``UserBackendKit/JSONTextCheck``); `E400002` when `userName`,
   ///   `password` or `mailAddress` is not a string (or null); `E401001` for a session
   ///   token the store does not know (never issued, logged out, or its user deleted).
   init(request: HTTPRequest, store: UserStore) throws(NCMBError) {
     if request.method == .post || request.method == .put {
+      // What JSONSerialization would lose silently (a name twice under canonical
+      // equivalence, a number read as 0) or refuse without naming the field.
+      if let problem = JSONTextCheck.firstProblem(request.body) {
+        throw NCMBError(
+          "E400002", "\(JSONTextCheck.dotted(problem.path)) is invalid: \(problem.reason).")
+      }
       guard let body = WireObject.parse(request.body) else { throw .invalidJSON }
       if let field = body.firstNonString(among: ["userName", "password", "mailAddress"]) {
         throw .wrongType(field)

@@ -246,9 +246,19 @@ struct FirestoreDocumentStore: UserDocumentStore {
     }
   }
 
+  /// Decodes an answer; first refuses, naming the field, what `JSONDecoder` would merge
+  /// or refuse without a place (``UserBackendKit/JSONTextCheck``): two field names that
+  /// are the same text in other bytes, which Firestore keeps apart and a Swift dictionary
+  /// cannot, and a number a double cannot hold.
   static func decode<T: Decodable>(_ type: T.Type, from body: Data, operation: String)
     throws(UserBackendError) -> T
   {
+    if let problem = JSONTextCheck.firstProblem(body) {
+      throw UserBackendError(
+        .malformedResponse(
+          reason: "Firestore \(operation): \(JSONTextCheck.firestoreFieldPath(problem.path)): "
+            + problem.reason))
+    }
     do {
       return try JSONDecoder().decode(type, from: body)
     } catch {

@@ -83,7 +83,9 @@ struct FirestoreValue: Codable, Sendable, Hashable {
         case "-Infinity": value = .double(-.infinity)
         default:
           guard let number = DecimalText.jsonNumber(text) else {
-            throw corrupt("doubleValue is not a number")
+            throw corrupt(
+              JSONTextCheck.firstProblem(Array(text.utf8)).map { "doubleValue: \($0.reason)" }
+                ?? "doubleValue is not a number")
           }
           value = .double(number)
         }

@@ -152,6 +152,13 @@ struct NCMBDocumentStore: UserDocumentStore {
   {
     let endpoint = try NCMBUserID.endpoint(.get, userID: uid, name: "user document read")
     let answer = try await send(endpoint, uid: uid, session: session)
+    // Two member names that are the same text in other bytes (the service keeps both, a
+    // Swift dictionary one) or a number a double cannot hold: refused naming the field,
+    // never merged or read as 0.
+    if let problem = JSONTextCheck.firstProblem(answer.body) {
+      throw NCMBClient.malformed(
+        "user document read", "at field \(JSONTextCheck.dotted(problem.path)): \(problem.reason)")
+    }
     guard uid == session.user.id else {
       throw UserBackendError(
         .permissionDenied,
@@ -250,7 +257,7 @@ struct NCMBDocumentStore: UserDocumentStore {
     throws(UserBackendError)
   {
     try DocumentValidation.validateUpdate(
-      setting: fields, removing: removing, reserved: reservedFields)
+      setting: fields, removing: removing, reserved: reservedFields, unremovable: reservedFields)
     func invalid(_ path: String, _ reason: String) -> UserBackendError {
       UserBackendError(.invalidInput(field: path, reason: reason))
     }
