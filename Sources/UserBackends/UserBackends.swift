@@ -39,7 +39,10 @@ public enum UserBackends {
   public static func make(
     from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil
   ) throws -> any UserBackend {
-    try make(
+    // The settings first: a missing key is the problem to report, before the state
+    // directory's permissions.
+    try configuration.validate()
+    return try make(
       from: configuration, transport: transport,
       sessionStore: try self.sessionStore(for: configuration))
   }
