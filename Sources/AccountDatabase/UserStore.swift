@@ -36,7 +36,9 @@ public final class UserStore: Sendable {
   ///
   /// - Parameters:
   ///   - path: `":memory:"` (the default; private to this instance) or a file path, opened
-  ///     with `journal_mode=WAL`, `synchronous=NORMAL` and a 5 s busy timeout.
+  ///     with `journal_mode=WAL`, `synchronous=NORMAL` and a 5 s busy timeout; while
+  ///     other processes open the same new file, the first open retries for up to 30 s
+  ///     (``UserStoreSchema/openingRetryLimit``).
   ///   - passwordHashIterations: PBKDF2 rounds for new hashes (values below 1 count as 1,
   ///     above ``maximumStoredIterations`` as that);
   ///     tests use about 1 000, production-like settings 100 000 or more.

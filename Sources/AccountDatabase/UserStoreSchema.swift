@@ -1,6 +1,12 @@
 import CSQLite
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The account database's schema and its versions.
 ///
 /// A file is stamped with SQLite's `PRAGMA application_id` (``applicationID``, the bytes
@@ -143,12 +149,45 @@ enum UserStoreSchema {
     case version(Int)
   }
 
-  /// Recognises `database`, then creates or migrates its schema and switches a file to WAL.
+  /// How long, in seconds, an opening connection keeps retrying while other connections
+  /// hold the file's locks: 30 s. Several processes opening one new file at once meet
+  /// here, and SQLite answers some steps "database is locked" at once, without its busy
+  /// handler: `PRAGMA journal_mode=WAL` reads the header (a read lock) before it asks for
+  /// the write lock, so two connections switching together, or one switching while
+  /// another creates the schema, deadlock and one is refused (CI saw six openers fail).
+  /// Every step only reads or runs in a transaction that rolls back, so the whole
+  /// recognition is simply tried again.
+  static let openingRetryLimit: TimeInterval = 30
+
+  /// Recognises `database`, then creates or migrates its schema and switches a file to
+  /// WAL; a step refused with `SQLITE_BUSY` (another opener holds a lock) is retried from
+  /// the start, pausing 1 ms doubling to 100 ms, for at most ``openingRetryLimit``. The
+  /// pause sleeps the calling thread, as SQLite's own busy handler does for every
+  /// statement of this synchronous store; it happens only while other connections open
+  /// or migrate the same file.
   ///
   /// - Parameter path: the file, for errors.
   /// - Throws: ``UserStoreFileError`` for a newer, foreign or non-SQLite file (nothing
-  ///   written); ``SQLiteError`` when SQLite fails.
+  ///   written); ``SQLiteError`` when SQLite fails, `SQLITE_BUSY` after
+  ///   ``openingRetryLimit``.
   static func prepare(_ database: Database, path: String) throws {
+    let deadline = ProcessInfo.processInfo.systemUptime + openingRetryLimit
+    var pause: useconds_t = 1_000
+    while true {
+      do {
+        return try prepareOnce(database, path: path)
+      } catch let error as SQLiteError
+        where error.code & 0xFF == SQLITE_BUSY
+        && ProcessInfo.processInfo.systemUptime < deadline
+      {
+        usleep(pause)
+        pause = min(pause * 2, 100_000)
+      }
+    }
+  }
+
+  /// One try of ``prepare(_:path:)``.
+  private static func prepareOnce(_ database: Database, path: String) throws {
     // The stamps and the tables are separate statements: read them in one read transaction,
     // or another process's schema transaction can commit between two of them (a stamp of
     // the new file next to the other's old value reads as another application's file).

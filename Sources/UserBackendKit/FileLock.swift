@@ -15,8 +15,10 @@ struct FileLock {
   private let descriptor: Int32
 
   /// Opens (creating with mode 0600, its directory with 0700) the lock file and waits
-  /// until the lock is ours.
+  /// until the lock is ours. A lock file of another user is refused, not locked: whoever
+  /// made it could hold it for ever (``LocalFileTrust``).
   /// - Throws: `POSIXFileError` (`"lock"`) when the file cannot be opened or locked;
+  ///   ``LocalFileTrust/ForeignOwner`` when it belongs to another user;
   ///   `CancellationError` when the task is cancelled while waiting.
   init(path: String) async throws {
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -26,6 +28,19 @@ struct FileLock {
     // elsewhere; it is refused, as the session file itself refuses links.
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else { throw POSIXFileError(operation: "lock", path: path) }
+    // Judged on the open descriptor: what is checked is what gets locked.
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      let failure = POSIXFileError(operation: "lock", path: path)
+      close(descriptor)
+      throw failure
+    }
+    do {
+      try LocalFileTrust.checkOwner(status, path: path)
+    } catch {
+      close(descriptor)
+      throw error
+    }
     var delay: UInt64 = 1_000_000
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       let failure = POSIXFileError(operation: "lock", path: path)

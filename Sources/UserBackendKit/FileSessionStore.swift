@@ -21,6 +21,11 @@ import Foundation
 /// lock on `<directory>/<namespace>.session.lock` (``withExclusiveAccess(_:)``), and
 /// read-modify-write updates through one on `<namespace>.session.update.lock`
 /// (``withExclusiveUpdate(_:)``); both are created on first use and never deleted.
+///
+/// Every operation refuses a directory that belongs to another user or that group or
+/// others may write in (sticky bit or not: in `/tmp` another user could create the lock
+/// or session file first and lock the owner out), and a session or lock file of another
+/// user (``LocalFileTrust``); the error names the path.
 public struct FileSessionStore: SessionStore {
   /// The session file.
   public let fileURL: URL
@@ -73,6 +78,7 @@ public struct FileSessionStore: SessionStore {
   /// - Throws: `POSIXFileError` (`"lock"`) or a Foundation file error when the lock
   ///   cannot be taken; `CancellationError`; what `body` throws.
   public func withExclusiveAccess<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try checkDirectory()
     let lock = try await FileLock(path: lockURL.path)
     defer { lock.release() }
     return try await body()
@@ -82,6 +88,7 @@ public struct FileSessionStore: SessionStore {
   /// read-modify-write, never across a network call).
   /// - Throws: as ``withExclusiveAccess(_:)``.
   public func withExclusiveUpdate<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try checkDirectory()
     let lock = try await FileLock(path: updateLockURL.path)
     defer { lock.release() }
     return try await body()
@@ -106,9 +113,12 @@ public struct FileSessionStore: SessionStore {
   ///   refused, as ssh refuses such a private key, rather than repaired to 0600: its
   ///   tokens may have been read already, and a silent repair would hide that. A sign-out
   ///   or a new sign-in replaces it (``loadForReplacement()``).
+  /// - a file of another user is refused (``LocalFileTrust/ForeignOwner``), and a sign-out
+  ///   or sign-in does not replace it either: it was not made by this user.
   /// - Throws: ``BoundedFileRead/NotRegularFile``, ``BoundedFileRead/TooLarge``,
-  ///   ``BoundedFileRead/SymbolicLink``, ``NotPrivate``, or ``BoundedFileRead/Failure``
-  ///   (permission denied, …).
+  ///   ``BoundedFileRead/SymbolicLink``, ``NotPrivate``, ``LocalFileTrust/ForeignOwner``,
+  ///   ``LocalFileTrust/SharedDirectory`` or ``BoundedFileRead/Failure`` (permission
+  ///   denied, …).
   public func load() async throws -> PersistedAuthState {
     guard let data = try readData() else { return .empty }
     do {
@@ -162,12 +172,30 @@ public struct FileSessionStore: SessionStore {
     package var description: String { "\(path) \(reason)" }
   }
 
+  /// Refuses the files of another user, and a directory of another user or one others may
+  /// write in, before anything is written or locked: a sign-in checks this before it asks
+  /// the server, so a session that could not be kept is never created.
+  /// - Throws: ``LocalFileTrust/ForeignOwner`` (the directory, the session file or a lock
+  ///   file), ``LocalFileTrust/SharedDirectory``.
+  package func checkFiles() throws {
+    try checkDirectory()
+    for url in [fileURL, lockURL, updateLockURL] { try LocalFileTrust.checkFile(url.path) }
+  }
+
+  /// ``LocalFileTrust/checkDirectory(_:user:)`` of the session file's directory.
+  private func checkDirectory() throws {
+    try LocalFileTrust.checkDirectory(fileURL.deletingLastPathComponent().path)
+  }
+
   /// The file's bytes, or `nil` when there is no file.
   private func readData() throws -> Data? {
+    try checkDirectory()
     do {
       return try BoundedFileRead.data(
         contentsOf: fileURL, limit: Self.maximumFileSize, followSymbolicLinks: false
       ) { status in
+        // Another user's file first: it is refused even when it is also not private.
+        try LocalFileTrust.checkOwner(status, path: fileURL.path)
         let permissions = status.st_mode & 0o777
         if permissions & 0o077 != 0 { throw NotPrivate(path: fileURL.path, mode: permissions) }
       }
@@ -201,6 +229,8 @@ public struct FileSessionStore: SessionStore {
       throw StateTooLarge(size: data.count, limit: Self.maximumFileSize)
     }
     let directory = fileURL.deletingLastPathComponent()
+    try checkDirectory()
+    try LocalFileTrust.checkFile(fileURL.path)
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     removeStaleTemporaryFiles()
@@ -235,6 +265,8 @@ public struct FileSessionStore: SessionStore {
   /// Deletes the file (and temporary files left by writers that died); a missing file is
   /// not an error.
   public func clear() async throws {
+    try checkDirectory()
+    try LocalFileTrust.checkFile(fileURL.path)
     removeStaleTemporaryFiles()
     if unlink(fileURL.path) != 0 && errno != ENOENT {
       throw POSIXFileError(operation: "remove", path: fileURL.path)

@@ -10,7 +10,9 @@ extension SessionEngine {
   // MARK: Errors
 
   /// A store failure as the one portable error: `.misconfigured` naming the store's
-  /// setting and location, with the system's reason (never file contents).
+  /// setting and location, with the system's reason (never file contents). When another
+  /// file was at fault (a lock file, the directory, a temporary copy), the reason names
+  /// it: "cannot write the session file S: L belongs to another user …", not just S.
   func storeFailure(_ error: any Error, action: String) -> UserBackendError {
     if let error = error as? UserBackendError { return error }
     // Decision: `.malformedResponse`, not `.misconfigured`: only server-sent values can
@@ -26,7 +28,25 @@ extension SessionEngine {
     return UserBackendError(
       .misconfigured(
         setting: store.setting,
-        reason: "cannot \(action) \(store.location): \(Self.problem(error))"))
+        reason: "cannot \(action) \(store.location): \(problem(error))"))
+  }
+
+  /// The static `problem(_:)`, prefixed with the path the error names when that is not the session
+  /// file itself (a lock file, the directory, a temporary copy).
+  func problem(_ error: any Error) -> String {
+    let own = (store as? FileSessionStore)?.fileURL.path
+    let path: String?
+    switch error {
+    case let error as LocalFileTrust.ForeignOwner:
+      return (error.path == own ? "it" : error.path) + " " + error.reason
+    case let error as LocalFileTrust.SharedDirectory:
+      return "its directory " + error.description
+    case let error as POSIXFileError: path = error.path
+    case let error as BoundedFileRead.Failure: path = error.path
+    default: path = nil
+    }
+    guard let path, let own, path != own else { return Self.problem(error) }
+    return "\(path): \(Self.problem(error))"
   }
 
   /// The `strerror` text of a file-system error, else the error's description.

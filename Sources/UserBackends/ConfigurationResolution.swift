@@ -4,6 +4,12 @@ import Foundation
 import NCMBUserBackend
 import UserBackendKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The environment variables `baas` and ``BackendConfiguration`` read.
 public enum ConfigurationVariable {
   /// `BAAS_CONFIG`: path of the JSON config file (when `--config` is not given).
@@ -78,7 +84,9 @@ extension BackendConfiguration {
     if let path = try configFile ?? variable(ConfigurationVariable.config) {
       try PathSetting.check(
         path, setting: configFile != nil ? "--config" : ConfigurationVariable.config)
-      configuration = try load(file: try expandingTilde(path, environment: environment))
+      configuration = try load(
+        file: try expandingTilde(path, environment: environment),
+        option: configFile != nil ? "--config" : ConfigurationVariable.config)
     }
     if let name = try variable(ConfigurationVariable.backend) {
       configuration.backend = try backendKind(
@@ -136,17 +144,31 @@ extension BackendConfiguration {
     return configuration
   }
 
-  /// Decodes a JSON config file.
+  /// Decodes a JSON config file, after checking who may change or read it
+  /// (``ConfigFilePermissions``): it decides where passwords and keys are sent and may
+  /// hold keys.
+  /// - Parameter option: what named the file (`"--config"`, `"BAAS_CONFIG"`), for the
+  ///   permission errors.
   /// - Throws: ``BackendConfigurationError`` `.unreadableFile` (missing, not a regular
   ///   file — a FIFO is refused without blocking —, larger than
   ///   `BoundedFileRead.smallFileLimit`, not JSON, a value
-  ///   of the wrong type, an unknown key) or `.unknownBackend`. The message names the
-  ///   file and the key, never a value.
-  public static func load(file path: String) throws -> BackendConfiguration {
+  ///   of the wrong type, an unknown key), `.unknownBackend`, or `.invalidSetting` (a
+  ///   file of another user, one others may write in, or one others may read that holds
+  ///   a key). The message names the file and the key, never a value.
+  public static func load(file path: String, option: String? = nil) throws
+    -> BackendConfiguration
+  {
     let data: Data
+    var status = stat()
     do {
       data = try BoundedFileRead.data(
-        contentsOf: URL(fileURLWithPath: path), limit: BoundedFileRead.smallFileLimit)
+        contentsOf: URL(fileURLWithPath: path), limit: BoundedFileRead.smallFileLimit
+      ) { opened in
+        status = opened
+        try ConfigFilePermissions.checkBeforeReading(opened, path: path, option: option)
+      }
+    } catch let error as BackendConfigurationError {
+      throw error
     } catch is BoundedFileRead.TooLarge {
       throw BackendConfigurationError(
         .unreadableFile, setting: "config file \(path)",
@@ -171,7 +193,10 @@ extension BackendConfiguration {
         .unreadableFile, setting: "config file \(path)", reason: reason)
     }
     do {
-      return try JSONDecoder().decode(BackendConfiguration.self, from: data)
+      let configuration = try JSONDecoder().decode(BackendConfiguration.self, from: data)
+      try ConfigFilePermissions.checkSecrets(
+        of: configuration, status: status, path: path, option: option)
+      return configuration
     } catch var error as BackendConfigurationError {
       if error.kind == .unknownBackend { error.setting = "config file \(path), config key backend" }
       throw error

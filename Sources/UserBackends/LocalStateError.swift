@@ -30,7 +30,9 @@ extension BackendConfigurationError {
 
   /// `error` as a local state problem, when it is one: a ``UserBackendKit/POSIXFileError``,
   /// a `BoundedFileRead` failure (a file that is not a regular file, or cannot be opened),
-  /// a Foundation file error (`CocoaError` with a file path), the fake store's
+  /// a file or directory of another user or a directory others may write in
+  /// (``UserBackendKit/LocalFileTrust``), a Foundation file error (`CocoaError` with a
+  /// file path), the fake store's
   /// `UserStoreError.database`, a `UserStoreFileError` (a newer, foreign or non-SQLite
   /// database file), or a `misconfigured` ``UserBackendKit/UserBackendError``
   /// naming ``stateDirectorySetting`` (a session file failure, as the session engine
@@ -58,6 +60,12 @@ extension BackendConfigurationError {
         setting == stateDirectorySetting
       else { return nil }
       return BackendConfigurationError(.invalidSetting, setting: setting, reason: reason)
+    case let error as LocalFileTrust.ForeignOwner:
+      return stateFile(action, path: subject(error.path), problem: "it " + error.reason)
+    case let error as LocalFileTrust.SharedDirectory:
+      return BackendConfigurationError(
+        .invalidSetting, setting: stateDirectorySetting,
+        reason: "the directory " + error.description)
     case let error as BoundedFileRead.NotRegularFile:
       return stateFile(action, path: subject(error.path), problem: "it " + error.reason)
     case let error as BoundedFileRead.Failure:

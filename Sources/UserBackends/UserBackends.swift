@@ -39,7 +39,10 @@ public enum UserBackends {
   public static func make(
     from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil
   ) throws -> any UserBackend {
-    try make(
+    // The settings first: a missing key is the problem to report, before the state
+    // directory's permissions.
+    try configuration.validate()
+    return try make(
       from: configuration, transport: transport,
       sessionStore: try self.sessionStore(for: configuration))
   }
@@ -133,10 +136,12 @@ public enum UserBackends {
   }
 
   /// Checks, before anything is sent, that a sign-in could be kept: the state directory
-  /// exists (or is created, mode 0700) and this process can write in it. Without this a
-  /// server would create the account or session and only then would saving it fail.
+  /// exists (or is created, mode 0700), this process can write in it, and the session
+  /// file and its lock files, where they exist, are this user's
+  /// (``StatePermissions``). Without this a server would create the account or session
+  /// and only then would saving it fail.
   /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` (config key `home`) and
-  ///   the directory.
+  ///   the directory or file.
   public static func checkStateDirectoryWritable(for configuration: BackendConfiguration)
     throws
   {
@@ -147,6 +152,11 @@ public enum UserBackends {
         .invalidSetting, setting: setting,
         reason:
           "the state directory \(directory.path) is not writable, so a session could not be kept")
+    }
+    do {
+      try sessionStore(for: configuration).checkFiles()
+    } catch {
+      throw BackendConfigurationError.localState(error) ?? error
     }
   }
 
@@ -172,7 +182,8 @@ public enum UserBackends {
 
   /// Opens (creating when missing) the fake's database `<home>/fake.sqlite`; the state
   /// directory is created with mode 0700. A state directory others may write in, or a
-  /// database file others may read, is refused (``StatePermissions``).
+  /// database file others may read or another user owns, is refused
+  /// (``StatePermissions``).
   /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when the directory cannot
   ///   be created or the database cannot be opened (with SQLite's reason).
   public static func fakeStore(for configuration: BackendConfiguration) throws -> UserStore {
@@ -192,8 +203,11 @@ public enum UserBackends {
   /// and SQLite gives its `-wal` and `-shm` files the same mode. `":memory:"` is passed
   /// through. `passwordHashIterations` is the PBKDF2 cost of passwords set from now on
   /// (stored hashes keep their own count). A path that exists and is not a regular file
-  /// (a FIFO, a device, a directory) is refused without blocking.
-  /// - Throws: the store's `UserStoreError`; `BoundedFileRead.NotRegularFile`.
+  /// (a FIFO, a device, a directory) is refused without blocking, and so is a file of
+  /// another user (`LocalFileTrust`; callers check the `-wal` and `-shm` files first with
+  /// ``StatePermissions/checkDatabase(_:setting:name:)``).
+  /// - Throws: the store's `UserStoreError`; `BoundedFileRead.NotRegularFile`;
+  ///   `LocalFileTrust.ForeignOwner`.
   public static func openUserStore(atPath path: String, passwordHashIterations: Int = 10_000)
     throws -> UserStore
   {
@@ -208,6 +222,7 @@ public enum UserBackends {
           throw BoundedFileRead.NotRegularFile(
             path: path, kind: BoundedFileRead.kindName(status.st_mode & S_IFMT))
         }
+        try LocalFileTrust.checkOwner(status, path: path)
       }
     }
     return try UserStore(path: path, passwordHashIterations: passwordHashIterations)

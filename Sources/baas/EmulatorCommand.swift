@@ -46,7 +46,10 @@ enum EmulatorCommand {
                          any API key)
         --port P         port (default 9099; 0 picks a free port, printed when ready)
         --data FILE      keep users in this SQLite file, created when missing (its
-                         directory must exist; default: in memory)
+                         directory must exist; default: in memory). It holds password
+                         hashes and codes: the file, its -wal and -shm must be yours
+                         and owner-only (chmod 600), its directory one others cannot
+                         write in
         --project-id ID  the Firebase project ID (default demo-project)
         --sign-tokens    sign ID tokens RS256 under a key generated at start (default:
                          unsigned, as the Firebase Auth Emulator's) and serve its
@@ -104,6 +107,12 @@ enum EmulatorCommand {
       }
       let dataPath = options.value("data") ?? ":memory:"
       try PathOption.check(dataPath, option: "--data", command: "emulator")
+      do {
+        try StatePermissions.checkDataFile(dataPath, setting: "--data")
+      } catch {
+        Console.error("baas emulator: \(error)")
+        return .usage
+      }
       let store: UserStore
       do {
         store = try UserBackends.openUserStore(atPath: dataPath, passwordHashIterations: hashCost)

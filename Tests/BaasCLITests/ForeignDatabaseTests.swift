@@ -14,6 +14,8 @@ struct ForeignDatabaseTests {
     defer { baas.cleanUp() }
     let path = baas.home.appendingPathComponent("notes.txt").path
     try Self.notSQLite.write(to: URL(fileURLWithPath: path))
+    // Owner-only, as a data file must be: one others may read is refused before it is read.
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     let result = try await baas.run(["emulator", "--port", "0", "--data", path], timeout: 20)
     #expect(result.status == 2, "\(result.allOutput)")
     #expect(result.standardError.contains("cannot open the data file \(path)"))

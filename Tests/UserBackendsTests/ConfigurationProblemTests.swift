@@ -97,6 +97,7 @@ struct ConfigurationProblemTests {
     defer { try? FileManager.default.removeItem(at: file) }
     try Data(#"{"backend":"firebase","firebase":{"apiKey":"k","projectID":"Bad ID"}}"#.utf8)
       .write(to: file)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
     let error = try #require(throws: BackendConfigurationError.self) {
       try BackendConfiguration.resolve(environment: ["BAAS_HOME": "/tmp"], configFile: file.path)
     }

@@ -11,10 +11,12 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
   return try body(directory)
 }
 
-/// Writes `json` to a config file in `directory`.
+/// Writes `json` to a config file in `directory`, owner-only (a file others may read is
+/// refused when it holds a key).
 func writeConfig(_ json: String, in directory: URL) throws -> String {
   let file = directory.appendingPathComponent("baas.json")
   try Data(json.utf8).write(to: file)
+  try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
   return file.path
 }
 
