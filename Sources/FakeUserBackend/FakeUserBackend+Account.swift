@@ -34,13 +34,14 @@ extension FakeUserBackend {
   {
     let update = try CredentialValidation.validateProfileUpdate(
       displayName: displayName, photoURL: photoURL)
-    let session = try await callerSession()
-    let record = try await storeCall(for: session) {
-      try store.updateProfile(
-        userID: session.user.id, displayName: update.displayName, photoURL: update.photoURL)
+    return try await withExclusiveCaller { session async throws(UserBackendError) -> User in
+      let record = try await storeCall(for: session) {
+        try store.updateProfile(
+          userID: session.user.id, displayName: update.displayName, photoURL: update.photoURL)
+      }
+      try await replaceUser(in: session, with: record.user)
+      return record.user
     }
-    try await replaceUser(in: session, with: record.user)
-    return record.user
   }
 
   /// Changes the password. Like Firebase, the change revokes the account's refresh tokens
@@ -51,16 +52,17 @@ extension FakeUserBackend {
   ///   `.sessionExpired`, `.server`.
   public func updatePassword(_ newPassword: String) async throws(UserBackendError) {
     try CredentialValidation.validatePasswordChange(newPassword)
-    let session = try await callerSession()
-    try requireRecentSignIn(session)
-    try await storeCall(for: session) {
-      try store.updatePassword(userID: session.user.id, to: newPassword)
+    try await withExclusiveCaller { session async throws(UserBackendError) in
+      try requireRecentSignIn(session)
+      try await storeCall(for: session) {
+        try store.updatePassword(userID: session.user.id, to: newPassword)
+      }
+      let record = try await currentRecord(of: session)
+      let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
+      let fresh = try Self.storeCall { try store.user(id: record.id) } ?? record
+      try await replace(
+        session, with: makeSession(for: fresh.user, refreshToken: refreshToken, isNewUser: false))
     }
-    let record = try await currentRecord(of: session)
-    let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
-    let fresh = try Self.storeCall { try store.user(id: record.id) } ?? record
-    try await replace(
-      session, with: makeSession(for: fresh.user, refreshToken: refreshToken, isNewUser: false))
   }
 
   /// Changes the email (canonical) and clears its verification; the session keeps its
@@ -72,16 +74,17 @@ extension FakeUserBackend {
   ///   `.sessionExpired`, `.server`.
   public func updateEmail(_ newEmail: String) async throws(UserBackendError) -> User {
     let email = try CredentialValidation.validateEmailChange(newEmail)
-    let session = try await callerSession()
-    try requireRecentSignIn(session)
-    let record = try await storeCall(for: session) {
-      try store.updateEmail(userID: session.user.id, to: email)
+    return try await withExclusiveCaller { session async throws(UserBackendError) -> User in
+      try requireRecentSignIn(session)
+      let record = try await storeCall(for: session) {
+        try store.updateEmail(userID: session.user.id, to: email)
+      }
+      try await replace(
+        session,
+        with: makeSession(
+          for: record.user, refreshToken: session.refreshToken ?? "", isNewUser: false))
+      return record.user
     }
-    try await replace(
-      session,
-      with: makeSession(
-        for: record.user, refreshToken: session.refreshToken ?? "", isNewUser: false))
-    return record.user
   }
 
   /// "Sends" a verification message: records a `VERIFY_EMAIL` code for the signed-in

@@ -21,7 +21,36 @@ extension FakeUserBackend {
   /// - Throws: ``UserBackendKit/UserBackendError`` `.notSignedIn`, `.sessionExpired`,
   ///   `.server` (`DATABASE_ERROR`), `.misconfigured`.
   func callerSession() async throws(UserBackendError) -> AuthSession {
-    var session = try await validSession(forceRefresh: false)
+    try await checkedCaller(try await validSession(forceRefresh: false)) {
+      () async throws(UserBackendError) -> AuthSession in
+      try await validSession(forceRefresh: true)
+    }
+  }
+
+  /// ``callerSession()`` for a change that replaces the session's tokens or revokes them
+  /// (a password or email change) or rewrites the stored session (a profile change):
+  /// `change` runs with the caller's session, and stores its result, under the session
+  /// engine's refresh lock
+  /// (``UserBackendKit/SessionEngine/withExclusiveSession(needsRefresh:exchange:_:)``),
+  /// so no refresh rotates the refresh token under it, in this process or another sharing
+  /// the session file.
+  /// - Throws: ``UserBackendKit/UserBackendError`` as ``callerSession()``, or what
+  ///   `change` throws.
+  func withExclusiveCaller<T: Sendable>(
+    _ change: (AuthSession) async throws(UserBackendError) -> T
+  ) async throws(UserBackendError) -> T {
+    try await sessions.withExclusiveSession(needsRefresh: needsRefresh, exchange: exchanger) {
+      session, refresh async throws(UserBackendError) -> T in
+      try await change(try await checkedCaller(session, refresh: refresh))
+    }
+  }
+
+  /// `session` once the store confirms whose it is (see ``callerSession()``); `refresh`
+  /// forces one refresh when the store does not know its refresh token.
+  private func checkedCaller(
+    _ session: AuthSession, refresh: () async throws(UserBackendError) -> AuthSession
+  ) async throws(UserBackendError) -> AuthSession {
+    var session = session
     var caller = try Self.storeCall {
       try store.userID(forRefreshToken: session.refreshToken ?? "")
     }
@@ -30,7 +59,7 @@ extension FakeUserBackend {
       // it always has (`USER_NOT_FOUND`); there is nobody else's data to reach.
       let user = session.user.id
       guard try Self.storeCall({ try store.user(id: user) }) != nil else { return session }
-      session = try await validSession(forceRefresh: true)
+      session = try await refresh()
       caller = try Self.storeCall { try store.userID(forRefreshToken: session.refreshToken ?? "") }
     }
     guard let caller else {

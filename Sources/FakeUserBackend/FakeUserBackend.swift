@@ -222,12 +222,19 @@ public final class FakeUserBackend: UserBackend {
 
   /// The stored session, refreshed first when expired or `forceRefresh`.
   func validSession(forceRefresh: Bool) async throws(UserBackendError) -> AuthSession {
+    try await sessions.validSession(
+      forceRefresh: forceRefresh, needsRefresh: needsRefresh, exchange: exchanger)
+  }
+
+  /// Whether a session's ID token has expired (by the injected clock).
+  var needsRefresh: @Sendable (AuthSession) -> Bool {
     let clock = self.clock
-    return try await sessions.validSession(
-      forceRefresh: forceRefresh, needsRefresh: { $0.isExpired(at: clock.now()) },
-      exchange: { [self] current throws(UserBackendError) -> SessionRefreshOutcome in
-        try rotate(current)
-      })
+    return { $0.isExpired(at: clock.now()) }
+  }
+
+  /// ``rotate(_:)`` as the session engine takes it.
+  var exchanger: @Sendable (AuthSession) async throws(UserBackendError) -> SessionRefreshOutcome {
+    { [self] current throws(UserBackendError) -> SessionRefreshOutcome in try rotate(current) }
   }
 
   /// Issues tokens for `record`, stores the session (dropping the pending verification

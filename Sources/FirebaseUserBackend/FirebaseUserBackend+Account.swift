@@ -115,39 +115,43 @@ extension FirebaseUserBackend {
   }
 
   /// Sends `accounts:update` for the signed-in user, then stores the changed user and
-  /// any new tokens (when the same user is still signed in) and publishes
+  /// any new tokens (when the same sign-in is still stored) and publishes
   /// `.tokenRefreshed` when the tokens changed. An answer for another user (its `localId`
   /// or its ID token's `sub`) is `.malformedResponse` and nothing is stored.
+  ///
+  /// The call and the store run under the session engine's refresh lock
+  /// (``withExclusiveSessionToken(_:)``): a password or email change revokes the old
+  /// refresh token, so a refresh of it running meanwhile would clear the session, and a
+  /// profile answer without tokens must not put back tokens a refresh has replaced.
   ///
   /// - Returns: the session after the change.
   func update(
     capability: Capability, secrets: [String],
     _ makeRequest: (String) -> UpdateAccountRequest
   ) async throws(UserBackendError) -> AuthSession {
-    let (session, request, response) = try await withSessionToken { session in
+    try await withExclusiveSessionToken { session async throws(UserBackendError) -> AuthSession in
       let request = makeRequest(session.bearerToken)
       let response = try await client.send(
         request, capability: capability, usesSession: true,
         secrets: secrets + [session.bearerToken])
-      return (session, request, response)
+      let claims = try FirebaseSessionBuilder.checkOwner(
+        userID: session.user.id, answered: response.localId, idToken: response.idToken,
+        projectID: configuration.projectID, answer: "accounts:update")
+      let user = FirebaseSessionBuilder.user(
+        afterUpdate: response, request: request, previous: session.user)
+      var renewed = session
+      renewed.user = user
+      renewed.isNewUser = false
+      if let idToken = response.idToken, let refreshToken = response.refreshToken {
+        renewed = try FirebaseSessionBuilder.session(
+          user: user,
+          grant: FirebaseTokenGrant(
+            idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds),
+          claims: claims, isNewUser: false, now: clock.now())
+      }
+      try await store(renewed, replacing: session)
+      return renewed
     }
-    let claims = try FirebaseSessionBuilder.checkOwner(
-      userID: session.user.id, answered: response.localId, idToken: response.idToken,
-      projectID: configuration.projectID, answer: "accounts:update")
-    let user = FirebaseSessionBuilder.user(
-      afterUpdate: response, request: request, previous: session.user)
-    var renewed = session
-    renewed.user = user
-    renewed.isNewUser = false
-    if let idToken = response.idToken, let refreshToken = response.refreshToken {
-      renewed = try FirebaseSessionBuilder.session(
-        user: user,
-        grant: FirebaseTokenGrant(
-          idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn?.seconds),
-        claims: claims, isNewUser: false, now: clock.now())
-    }
-    try await store(renewed, replacing: session)
-    return renewed
   }
 
   /// Stores `renewed` when the user of `session` is still the signed-in one, and

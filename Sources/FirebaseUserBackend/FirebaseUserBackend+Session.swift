@@ -7,13 +7,24 @@ extension FirebaseUserBackend {
   /// (by the injected clock), refreshing it first when needed (or when `forceRefresh`),
   /// through the ``SessionEngine``: single flight, under the store's exclusive lock.
   func freshSession(forceRefresh: Bool) async throws(UserBackendError) -> AuthSession {
+    try await state.validSession(
+      forceRefresh: forceRefresh, needsRefresh: needsRefresh, exchange: exchanger)
+  }
+
+  /// Whether a session's ID token expires within ``refreshMargin`` seconds (by the
+  /// injected clock).
+  private var needsRefresh: @Sendable (AuthSession) -> Bool {
     let clock = self.clock
-    return try await state.validSession(
-      forceRefresh: forceRefresh,
-      needsRefresh: { $0.isExpired(at: clock.now(), margin: Self.refreshMargin) },
-      exchange: { [self] current async throws(UserBackendError) -> SessionRefreshOutcome in
-        try await exchange(current)
-      })
+    return { $0.isExpired(at: clock.now(), margin: Self.refreshMargin) }
+  }
+
+  /// ``exchange(_:)`` as the session engine takes it.
+  private var exchanger:
+    @Sendable (AuthSession) async throws(UserBackendError) -> SessionRefreshOutcome
+  {
+    { [self] current async throws(UserBackendError) -> SessionRefreshOutcome in
+      try await exchange(current)
+    }
   }
 
   /// One Secure Token exchange of `current`'s refresh token. A definitive rejection
@@ -56,6 +67,33 @@ extension FirebaseUserBackend {
     _ call: (AuthSession) async throws -> T
   ) async throws(UserBackendError) -> T {
     let session = try await freshSession(forceRefresh: false)
+    return try await retryingOnce(
+      session,
+      refresh: { () async throws(UserBackendError) in
+        try await freshSession(forceRefresh: true)
+      }, call)
+  }
+
+  /// ``withSessionToken(_:)`` for a change whose answer replaces the tokens or revokes
+  /// the old ones: `call` runs, and must store its result, under the session engine's
+  /// refresh lock (``UserBackendKit/SessionEngine/withExclusiveSession(needsRefresh:exchange:_:)``),
+  /// so no refresh of the tokens it supersedes runs meanwhile, in this process or another
+  /// sharing the session file.
+  func withExclusiveSessionToken<T: Sendable>(
+    _ call: (AuthSession) async throws -> T
+  ) async throws(UserBackendError) -> T {
+    try await state.withExclusiveSession(needsRefresh: needsRefresh, exchange: exchanger) {
+      session, refresh async throws(UserBackendError) -> T in
+      try await retryingOnce(session, refresh: refresh, call)
+    }
+  }
+
+  /// Runs `call` with `session`; when the server refuses its ID token, once more with the
+  /// session `refresh` returns. Another `.sessionExpired` clears the session.
+  private func retryingOnce<T>(
+    _ session: AuthSession, refresh: () async throws(UserBackendError) -> AuthSession,
+    _ call: (AuthSession) async throws -> T
+  ) async throws(UserBackendError) -> T {
     do {
       return try await Self.typed { () async throws -> T in try await call(session) }
     } catch  where error.code == .sessionExpired {
@@ -64,7 +102,7 @@ extension FirebaseUserBackend {
         try await revoke(session)
         throw error
       }
-      let renewed = try await freshSession(forceRefresh: true)
+      let renewed = try await refresh()
       do {
         return try await Self.typed { () async throws -> T in try await call(renewed) }
       } catch  where error.code == .sessionExpired {

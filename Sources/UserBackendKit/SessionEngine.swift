@@ -34,6 +34,9 @@ public enum SessionRefreshOutcome: Sendable {
 ///   shared with other processes for a file store), re-reads the stored session first
 ///   and uses it when another caller or process has already refreshed, and clears a
 ///   rejected session only when its refresh token is still the stored one;
+/// - **changes that replace the tokens** (``withExclusiveSession(needsRefresh:exchange:_:)``):
+///   a password or email change runs under the refresh lock, so no refresh of the tokens
+///   it supersedes runs meanwhile;
 /// - **auth-state broadcasting** (``authStateChanges``, ``publish(_:user:)``).
 ///
 /// Sign-out and sign-in do not wait for a refresh in flight: a refresh that finishes
@@ -285,7 +288,7 @@ public final class SessionEngine: Sendable {
   }
 
   /// The body of a refresh, run under the store's exclusive lock.
-  private func refresh(
+  func refresh(
     seen: AuthSession, needsRefresh: (AuthSession) -> Bool,
     exchange: (AuthSession) async throws(UserBackendError) -> SessionRefreshOutcome
   ) async throws(UserBackendError) -> AuthSession {
@@ -321,7 +324,7 @@ public final class SessionEngine: Sendable {
 
   /// Runs `body` under the store's exclusive lock; a failure to take the lock is a store
   /// failure (`"lock"`), cancellation while waiting is `.network`.
-  private func exclusively<T: Sendable>(_ body: () async throws(UserBackendError) -> T)
+  func exclusively<T: Sendable>(_ body: () async throws(UserBackendError) -> T)
     async throws(UserBackendError) -> T
   {
     var entered = false
