@@ -27,7 +27,7 @@ final class RefreshLockWatch: Sendable {
 final class ChangeRaceSessionStore: SessionStore {
   let inner: InMemorySessionStore
   let watch: RefreshLockWatch
-  private let hook = Mutex<(@Sendable () async -> Void)?>(nil)
+  private let hook = LockedValue<(@Sendable () async -> Void)?>(nil)
 
   init(_ inner: InMemorySessionStore, _ watch: RefreshLockWatch) {
     self.inner = inner
