@@ -111,12 +111,15 @@ public struct UserRecord: Sendable, Hashable {
   }
 
   /// The portable ``UserBackendKit/User`` for this record, with `emailVerified`,
-  /// `photoURL`, `createdAt` and `lastSignInAt`.
+  /// `photoURL`, `createdAt` and `lastSignInAt`; a display name or photo URL over the
+  /// client's limit (written by another program) is dropped, as the adapters drop one
+  /// from a server (``UserBackendKit/AnswerLimits/keepingUsableProfile(_:)``).
   public var user: User {
     User(
       id: id, email: email, username: username, phoneNumber: phoneNumber,
-      displayName: displayName, providers: providers, isAnonymous: isAnonymous,
-      emailVerified: emailVerified, photoURL: photoURL.flatMap { URL(string: $0) },
+      displayName: AnswerLimits.usableDisplayName(displayName), providers: providers,
+      isAnonymous: isAnonymous, emailVerified: emailVerified,
+      photoURL: AnswerLimits.usablePhotoURL(photoURL),
       createdAt: createdAt, lastSignInAt: lastSignInAt)
   }
 }

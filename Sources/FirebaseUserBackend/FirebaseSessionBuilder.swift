@@ -98,7 +98,7 @@ enum FirebaseSessionBuilder {
       id: id,
       email: nonEmpty(email) ?? nonEmpty(claims?.email),
       phoneNumber: nonEmpty(phoneNumber) ?? nonEmpty(claims?.phoneNumber),
-      displayName: nonEmpty(displayName) ?? nonEmpty(claims?.name),
+      displayName: AnswerLimits.usableDisplayName(nonEmpty(displayName) ?? nonEmpty(claims?.name)),
       providers: Array(Set(providerIDs)),
       isAnonymous: providerIDs == ["anonymous"])
   }
@@ -182,15 +182,16 @@ enum FirebaseSessionBuilder {
 }
 
 extension FirebaseSessionBuilder {
-  /// A stored `photoUrl` as a URL: `nil` when absent, empty or not a URL (any client may
-  /// have stored any text; it is profile data, not part of the protocol).
+  /// A stored `photoUrl` as a URL: `nil` when absent, empty, over the client's limit or
+  /// not a URL (any client may have stored any text; it is profile data, not part of the
+  /// protocol): ``UserBackendKit/AnswerLimits/usablePhotoURL(_:)``.
   static func photoURL(_ text: String?) -> URL? {
-    guard let text, !text.isEmpty else { return nil }
-    return URL(string: text)
+    AnswerLimits.usablePhotoURL(text)
   }
 
   /// The user after an `accounts:update` answer: the answer's fields where it has them,
-  /// else the request's changes applied to `previous`. Providers come from a non-empty
+  /// else the request's changes applied to `previous`; a display name or photo URL over
+  /// the client's limit is dropped (``UserBackendKit/AnswerLimits/keepingUsableProfile(_:)``). Providers come from a non-empty
   /// `providerUserInfo[]`; a password linked to an anonymous user adds `"password"` and
   /// ends `isAnonymous`.
   static func user(
@@ -229,6 +230,6 @@ extension FirebaseSessionBuilder {
       user.providers = ["password"]
     }
     user.isAnonymous = user.providers == ["anonymous"]
-    return user
+    return AnswerLimits.keepingUsableProfile(user)
   }
 }

@@ -32,9 +32,11 @@ extension FirebaseUserBackend {
     let claims = try FirebaseSessionBuilder.checkOwner(
       userID: session.user.id, answered: nil, idToken: grant.idToken,
       projectID: configuration.projectID, answer: "accounts:signInWithPassword")
-    var user = session.user
+    var user = AnswerLimits.keepingUsableProfile(session.user)
     if let answered = response.email, !answered.isEmpty { user.email = answered }
-    if let name = response.displayName, !name.isEmpty { user.displayName = name }
+    if let name = response.displayName, !name.isEmpty {
+      user.displayName = AnswerLimits.usableDisplayName(name)
+    }
     let renewed = try FirebaseSessionBuilder.session(
       user: user, grant: grant, claims: claims, isNewUser: false, now: clock.now())
     try await store(renewed, replacing: session)

@@ -52,7 +52,8 @@ extension FirebaseUserBackend {
     let claims = try FirebaseSessionBuilder.checkOwner(
       userID: current.user.id, answered: response.userID, idToken: grant.idToken,
       projectID: configuration.projectID, answer: "Secure Token refresh")
-    var user = current.user
+    // A stored profile field over the client's limit (an older session file) is dropped.
+    var user = AnswerLimits.keepingUsableProfile(current.user)
     if let email = claims?.email, !email.isEmpty { user.email = email }
     if let phone = claims?.phoneNumber, !phone.isEmpty { user.phoneNumber = phone }
     return .renewed(

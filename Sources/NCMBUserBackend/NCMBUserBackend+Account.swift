@@ -35,6 +35,7 @@ extension NCMBUserBackend {
     if response.photoURL == nil { user.photoURL = old.photoURL }
     if user.emailVerified == nil { user.emailVerified = old.emailVerified }
     if user.createdAt == nil { user.createdAt = old.createdAt }
+    user = AnswerLimits.keepingUsableProfile(user)
     try await storeUser(user, sessionToken: session.bearerToken)
     return user
   }
@@ -132,7 +133,7 @@ extension NCMBUserBackend {
         throw NCMBClient.malformed("update user", "answered for another user")
       }
     }
-    var user = session.user
+    var user = AnswerLimits.keepingUsableProfile(session.user)
     change(&user)
     try await storeUser(user, sessionToken: session.bearerToken)
     return user

@@ -34,6 +34,7 @@ extension NCMBUserBackend {
     if user.createdAt == nil { user.createdAt = old.createdAt }
     user.providers = NCMBUserMapping.providers(user.providers + old.providers)
     user.isAnonymous = user.providers == ["anonymous"]
+    user = AnswerLimits.keepingUsableProfile(user)
     let renewed = AuthSession(
       user: user, bearerToken: token, refreshToken: nil, expiresAt: nil, isNewUser: false)
     let stored = try await sessions.update { state in

@@ -52,7 +52,8 @@ extension NCMBUserBackend {
       throw NCMBClient.malformed(endpoint, "has no sessionToken")
     }
     let session = AuthSession(
-      user: user, bearerToken: token, refreshToken: nil, expiresAt: nil, isNewUser: isNewUser)
+      user: AnswerLimits.keepingUsableProfile(user), bearerToken: token, refreshToken: nil,
+      expiresAt: nil, isNewUser: isNewUser)
     try await sessions.signIn(session)
     return session
   }

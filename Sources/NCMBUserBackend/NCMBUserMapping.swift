@@ -13,7 +13,9 @@ import UserBackendKit
 ///   unreadable one is `nil`: it is informational and must not fail a sign-in);
 ///   `displayName` and `photoURL` from the custom user fields of the same names (NCMB has
 ///   no profile fields of its own; ``NCMBUserBackend/updateProfile(displayName:photoURL:)``
-///   writes them); a `photoURL` that is not a URL is `nil`.
+///   writes them); a `photoURL` that is not a URL is `nil`, and either one over the
+///   client's limit is `nil` (``UserBackendKit/AnswerLimits/keepingUsableProfile(_:)``:
+///   any NCMB client may store any length there, and the account must still sign in).
 enum NCMBUserMapping {
   /// The provider ID for an `authData` key.
   static func provider(forAuthDataKey key: String) -> String {
@@ -55,11 +57,11 @@ enum NCMBUserMapping {
       id: response.objectId,
       email: response.mailAddress ?? sentMailAddress,
       username: response.userName ?? sentUserName,
-      displayName: response.displayName.flatMap { $0.isEmpty ? nil : $0 },
+      displayName: AnswerLimits.usableDisplayName(response.displayName),
       providers: providers,
       isAnonymous: providers == ["anonymous"],
       emailVerified: response.mailAddressConfirm,
-      photoURL: response.photoURL.flatMap { $0.isEmpty ? nil : URL(string: $0) },
+      photoURL: AnswerLimits.usablePhotoURL(response.photoURL),
       createdAt: response.createDate.flatMap(date(fromISO8601:)))
   }
 

@@ -3,13 +3,21 @@ import Foundation
 /// The longest server-sent strings a client keeps. Every state a ``SessionEngine`` stores
 /// passes ``check(_:)-(PersistedAuthState)`` first, so no answer, from any adapter, can
 /// make the client store a session it then refuses to read (a session file is read up to
-/// 1 MiB): an over-long value is `.malformedResponse` naming the field, and the stored
-/// state stays as it was.
+/// 1 MiB): an over-long token or identifier is `.malformedResponse` naming the field, and
+/// the stored state stays as it was.
 ///
-/// The profile limits are the client's own input limits (one constant per field, shared
-/// with ``CredentialValidation``): a value the client would refuse to send is not
-/// believed from a server either. Lengths count Unicode scalars, as the input checks do;
+/// The limits are the client's own input limits (one constant per field, shared with
+/// ``CredentialValidation``). Lengths count Unicode scalars, as the input checks do;
 /// tokens count UTF-8 bytes.
+///
+/// Decision, per field: tokens, the user ID, email, user name and phone number key the
+/// session (they are what the client signs in with and sends back), so one over its limit
+/// refuses the answer: no usable session can be made of it. The display name and the photo
+/// URL are profile data any other client of the same account may have set to any length
+/// (on NCMB they are ordinary custom fields), so one over its limit is dropped (`nil`, as
+/// a `photoURL` that is not a URL already is) by ``keepingUsableProfile(_:)``, which every
+/// adapter applies to the users it reads; refusing the answer would lock that account out
+/// of every app built on this package.
 public enum AnswerLimits {
   /// The longest token kept, in UTF-8 bytes: 16 KiB (16,384). Applies to ID tokens,
   /// refresh tokens, NCMB session tokens and phone verification IDs. Firebase ID tokens
@@ -39,14 +47,13 @@ public enum AnswerLimits {
     try check(session.user)
   }
 
-  /// Checks a user's server-sent strings: `id` at most
+  /// Checks a user's server-sent identifiers: `id` at most
   /// ``CredentialValidation/maximumUserIDLength``, `email`
   /// ``CredentialValidation/maximumEmailLength``, `username`
-  /// ``CredentialValidation/maximumUsernameLength``, `displayName`
-  /// ``CredentialValidation/maximumDisplayNameLength``, `photoURL`
-  /// ``CredentialValidation/maximumPhotoURLLength``, `phoneNumber`
+  /// ``CredentialValidation/maximumUsernameLength``, `phoneNumber`
   /// ``maximumPhoneNumberLength`` (Unicode scalars; the ID in characters, as the user ID
-  /// rule counts).
+  /// rule counts). The profile fields are not refused here (``keepingUsableProfile(_:)``
+  /// drops over-long ones), so a stored session holding one still refreshes.
   /// - Throws: ``UserBackendError`` `.malformedResponse` naming the field.
   public static func check(_ user: User) throws(UserBackendError) {
     // Characters, as the user ID rule counts them (``CredentialValidation/userIDProblem(_:)``).
@@ -59,10 +66,40 @@ public enum AnswerLimits {
     }
     try text(user.email, "email", CredentialValidation.maximumEmailLength)
     try text(user.username, "username", CredentialValidation.maximumUsernameLength)
-    try text(user.displayName, "displayName", CredentialValidation.maximumDisplayNameLength)
-    try text(
-      user.photoURL?.absoluteString, "photoURL", CredentialValidation.maximumPhotoURLLength)
     try text(user.phoneNumber, "phoneNumber", maximumPhoneNumberLength)
+  }
+
+  /// `user` with its display name and photo URL as the client keeps them
+  /// (``usableDisplayName(_:)``, ``usablePhotoURL(_:)``): one over its limit is dropped.
+  public static func keepingUsableProfile(_ user: User) -> User {
+    var result = user
+    result.displayName = usableDisplayName(user.displayName)
+    if let photo = user.photoURL,
+      CredentialValidation.limitedLength(photo.absoluteString)
+        > CredentialValidation.maximumPhotoURLLength
+    {
+      result.photoURL = nil
+    }
+    return result
+  }
+
+  /// A server's display name as the client keeps it: `nil` when absent, empty or longer
+  /// than ``CredentialValidation/maximumDisplayNameLength`` Unicode scalars.
+  public static func usableDisplayName(_ name: String?) -> String? {
+    guard let name, !name.isEmpty,
+      CredentialValidation.limitedLength(name) <= CredentialValidation.maximumDisplayNameLength
+    else { return nil }
+    return name
+  }
+
+  /// A server's photo URL as the client keeps it: `nil` when absent, empty, longer than
+  /// ``CredentialValidation/maximumPhotoURLLength`` Unicode scalars or not a URL (any
+  /// client may store any text there).
+  public static func usablePhotoURL(_ text: String?) -> URL? {
+    guard let text, !text.isEmpty,
+      CredentialValidation.limitedLength(text) <= CredentialValidation.maximumPhotoURLLength
+    else { return nil }
+    return URL(string: text)
   }
 
   private static func token(_ value: String, _ field: String) throws(UserBackendError) {

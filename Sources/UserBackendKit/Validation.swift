@@ -38,7 +38,8 @@ public enum CredentialValidation {
   }
 
   /// Checks a password for sign-in: non-empty, at most ``maximumPasswordLength``
-  /// characters.
+  /// characters. Nothing else: an existing password may hold characters a new one may
+  /// not (``validateNewPassword(_:)``).
   /// - Throws: ``UserBackendError`` `.invalidInput(field: "password")`.
   public static func validatePasswordPresent(_ password: String) throws(UserBackendError) {
     guard !password.isEmpty else {
@@ -49,12 +50,17 @@ public enum CredentialValidation {
     }
   }
 
-  /// Checks a password for sign-up: non-empty and at most ``maximumPasswordLength``
-  /// characters (`invalidInput(field: "password")`), at least ``minimumPasswordLength``
-  /// characters (`weakPassword`).
+  /// Checks a password for sign-up: non-empty, at most ``maximumPasswordLength``
+  /// characters, no control character and no format character outside a visible
+  /// character (`invalidInput(field: "password")`, a reason that never quotes the
+  /// password; the rule and why: `Validation+PasswordCharacters.swift`), at least
+  /// ``minimumPasswordLength`` characters (`weakPassword`).
   /// - Throws: ``UserBackendError``.
   public static func validateNewPassword(_ password: String) throws(UserBackendError) {
     try validatePasswordPresent(password)
+    if let problem = newPasswordCharacterProblem(password) {
+      throw UserBackendError(.invalidInput(field: "password", reason: problem))
+    }
     guard password.count >= minimumPasswordLength else {
       throw UserBackendError(.weakPassword(minimumLength: minimumPasswordLength))
     }

@@ -8,11 +8,17 @@ import Foundation
 
 /// Where the password comes from. It is never an argument value (arguments show up in
 /// `ps` and shell history):
-/// 1. `--password-stdin`: the first line of standard input (the line terminator removed,
-///    nothing else trimmed; read without echo when standard input is a terminal), at most
-///    ``maximumLineBytes`` bytes: a longer line (`< /dev/zero`) is refused, not read on;
+/// 1. `--password-stdin`: the first line of standard input (read without echo when
+///    standard input is a terminal), at most ``maximumLineBytes`` bytes: a longer line
+///    (`< /dev/zero`) is refused, not read on;
 /// 2. the `BAAS_PASSWORD` environment variable;
 /// 3. a prompt without echo when standard input is a terminal.
+///
+/// One rule for all three (``removingLineEnd(_:)``): exactly one trailing line end,
+/// `"\r\n"`, `"\n"` or `"\r"`, is removed, and nothing else is trimmed. So a password
+/// from an env file with CRLF line ends (`docker --env-file`, systemd `EnvironmentFile`,
+/// a `.env` saved on Windows) is the password typed at the prompt or piped, and an
+/// account created through one channel is entered through any other.
 enum PasswordInput {
   /// The longest first line read from standard input, in bytes: room for a password of
   /// `CredentialValidation.maximumPasswordLength` characters of up to 4 UTF-8 bytes each,
@@ -45,17 +51,32 @@ enum PasswordInput {
           "--password-stdin: the first line of standard input is not UTF-8 text",
           command: command)
       }
-      return line.hasSuffix("\r") ? String(line.dropLast()) : line
+      return removingLineEnd(line + "\n")
     }
     if let password = try RawInput.variable("BAAS_PASSWORD", in: environment, command: command) {
-      return password
+      return removingLineEnd(password)
     }
     if Console.standardInputIsTerminal, case .line(let password) = promptWithoutEcho(prompt) {
-      return password
+      return removingLineEnd(password + "\n")
     }
     throw UsageError(
       "no password: set BAAS_PASSWORD, pipe it with --password-stdin, or run on a terminal "
         + "to be prompted", command: command)
+  }
+
+  /// `text` without one trailing line end: `"\r\n"`, `"\n"` or `"\r"` (compared as
+  /// Unicode scalars: `"\r\n"` is one `Character`). A line read up to its `"\n"` is
+  /// passed with that `"\n"`, so `"pw\r\n"` on standard input, at the prompt and in
+  /// `BAAS_PASSWORD` is `"pw"` everywhere, and `"pw\r\r\n"` is `"pw\r"` everywhere.
+  static func removingLineEnd(_ text: String) -> String {
+    var scalars = Substring(text).unicodeScalars
+    if scalars.last == "\n" {
+      scalars.removeLast()
+      if scalars.last == "\r" { scalars.removeLast() }
+    } else if scalars.last == "\r" {
+      scalars.removeLast()
+    }
+    return String(scalars)
   }
 
   /// Turns echo off, then prints `prompt` on standard error and reads one line from the

@@ -105,7 +105,7 @@ struct EmulatorErrorCodeMappingTests {
     "E400003": ("userName is empty.", "invalidInput(userName)"),
     "E400004": ("userName is invalid format.", "invalidInput(userName)"),
     "E400006": ("mailAddress does not exist.", "invalidInput(mailAddress)"),
-    "E400009": ("displayName size must be between 1 and 256.", "invalidInput(displayName)"),
+    "E400009": ("userName size must be between 1 and 255.", "invalidInput(userName)"),
     "E401001": ("Authentication error by header incorrect.", "server"),
     "E401002": ("Authentication error with ID/PASS incorrect.", "invalidCredentials"),
     "E401003": ("OAuth apple authentication error.", "invalidCredentials"),

@@ -5,14 +5,12 @@ import UserBackendKit
 
 @testable import FirebaseUserBackend
 
-/// Server-sent strings over their limits (tokens over 16 KiB, profile fields over the
-/// client's own input limits) are `.malformedResponse` naming the field, on every path
-/// that stores tokens or a user; the stored session stays as it was.
+/// Server-sent tokens over 16 KiB and identifiers over their limits are `.malformedResponse`
+/// naming the field, on every path that stores tokens or a user; the stored session stays
+/// as it was. (Profile fields over the limits are dropped instead: ProfileAnswerLimitTests.)
 @Suite("Firebase: over-long answer values are never stored", .timeLimit(.minutes(1)))
 struct AnswerLimitTests {
   static let longToken = String(repeating: "r", count: AnswerLimits.maximumTokenBytes + 1)
-  static let longName = String(
-    repeating: "n", count: CredentialValidation.maximumDisplayNameLength + 1)
 
   /// An ID token for uid-1 whose extra claim makes it longer than 16 KiB.
   static func bigIDToken(clock: ManualClock) -> String {
@@ -25,14 +23,13 @@ struct AnswerLimitTests {
 
   /// What is over the limit in an answer.
   enum Oversize: String, CaseIterable, CustomTestStringConvertible {
-    case refreshToken, idToken, displayName
+    case refreshToken, idToken
     var testDescription: String { rawValue }
     /// The name the error must carry.
     var field: String {
       switch self {
       case .refreshToken: "refresh token"
       case .idToken: "bearer token"
-      case .displayName: "displayName"
       }
     }
   }
@@ -53,9 +50,6 @@ struct AnswerLimitTests {
     return switch oversize {
     case .refreshToken: Fixture.signInBody(idToken: token, refreshToken: longToken)
     case .idToken: Fixture.signInBody(idToken: bigIDToken(clock: clock))
-    case .displayName:
-      Fixture.signInBody(idToken: token).replacingOccurrences(
-        of: #""displayName":"""#, with: #""displayName":"\#(longName)""#)
     }
   }
 
@@ -67,12 +61,6 @@ struct AnswerLimitTests {
     let store = InMemorySessionStore()
     let backend = try Fixture.backend(
       StubTransport(json: Self.signInBody(oversize, clock: clock)), store: store, clock: clock)
-    if flow == .phone, oversize == .displayName {
-      // The phone sign-in answer has no display name; the one ignored is not stored.
-      try await ForeignTokenTests.run(flow, on: backend)
-      #expect(try await store.load().session?.user.displayName == nil)
-      return
-    }
     let error = await #expect(throws: (any Error).self) {
       try await ForeignTokenTests.run(flow, on: backend)
     }
@@ -123,7 +111,6 @@ struct AnswerLimitTests {
       switch oversize {
       case .refreshToken: (token, longToken, "Alice")
       case .idToken: (bigIDToken(clock: clock), Fixture.refreshToken, "Alice")
-      case .displayName: (token, Fixture.refreshToken, longName)
       }
     return """
       {"localId":"uid-1","email":"alice@example.com","displayName":"\(name)",\
@@ -166,11 +153,9 @@ struct AnswerLimitTests {
   }
 
   @Test(
-    "a reload answer with an over-long profile field keeps the stored user",
+    "a reload answer with an over-long identifier keeps the stored user",
     arguments: [
-      ("displayName", #""displayName":"\#(longName)""#),
       ("email", #""email":"\#(String(repeating: "e", count: 250))@x.io""#),
-      ("photoURL", #""photoUrl":"https://x.io/\#(String(repeating: "p", count: 2040))""#),
       ("phoneNumber", #""phoneNumber":"+12345678901234567""#),
     ])
   func reload(_ field: String, member: String) async throws {

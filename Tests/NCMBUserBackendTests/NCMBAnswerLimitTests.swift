@@ -5,22 +5,17 @@ import UserBackendKit
 
 @testable import NCMBUserBackend
 
-/// Server-sent strings over their limits (a session token over 16 KiB, profile fields
-/// over the client's own input limits) are `.malformedResponse` naming the field on every
-/// path that stores a session or a user; the stored session stays as it was.
+/// Server-sent strings over their limits (a session token over 16 KiB, identifiers over the
+/// client's own input limits) are `.malformedResponse` naming the field on every path that
+/// stores a session or a user; the stored session stays as it was. (Profile fields over
+/// the limits are dropped instead: NCMBProfileAnswerLimitTests.)
 @Suite("NCMB: over-long answer values are never stored", .timeLimit(.minutes(1)))
 struct NCMBAnswerLimitTests {
   static let longToken = String(repeating: "s", count: AnswerLimits.maximumTokenBytes + 1)
-  static let longName = String(
-    repeating: "n", count: CredentialValidation.maximumDisplayNameLength + 1)
 
   /// An answer member that is over its limit, and the field the error must name.
   static let oversized: [(field: String, members: String)] = [
     ("bearer token", #""sessionToken":"\#(longToken)","userName":"alice""#),
-    (
-      "displayName",
-      #""sessionToken":"\#(Fixture.sessionToken)","userName":"alice","displayName":"\#(longName)""#
-    ),
     (
       "username",
       #""sessionToken":"\#(Fixture.sessionToken)","userName":"\#(String(repeating: "u", count: 256))""#
@@ -48,7 +43,7 @@ struct NCMBAnswerLimitTests {
 
   @Test(
     "a sign-in answer with an over-long value stores nothing",
-    arguments: NCMBUserIDTrustTests.SignIn.allCases, 0..<4)
+    arguments: NCMBUserIDTrustTests.SignIn.allCases, 0..<3)
   func signIn(_ flow: NCMBUserIDTrustTests.SignIn, index: Int) async throws {
     let (field, members) = Self.oversized[index]
     let store = InMemorySessionStore()
@@ -74,7 +69,7 @@ struct NCMBAnswerLimitTests {
 
   @Test(
     "a reauthentication answer with an over-long value keeps the stored session",
-    arguments: 0..<4)
+    arguments: 0..<3)
   func reauthenticate(_ index: Int) async throws {
     let (field, members) = Self.oversized[index]
     let store = Fixture.signedInStore()
@@ -89,11 +84,9 @@ struct NCMBAnswerLimitTests {
   }
 
   @Test(
-    "a reload answer with an over-long profile field keeps the stored user",
+    "a reload answer with an over-long identifier keeps the stored user",
     arguments: [
-      ("displayName", #""displayName":"\#(longName)""#),
-      ("photoURL", #""photoURL":"https://x.io/\#(String(repeating: "p", count: 2040))""#),
-      ("username", #""userName":"\#(String(repeating: "u", count: 256))""#),
+      ("username", #""userName":"\#(String(repeating: "u", count: 256))""#)
     ])
   func reload(_ field: String, member: String) async throws {
     let store = Fixture.signedInStore()

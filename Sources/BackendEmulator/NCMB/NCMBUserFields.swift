@@ -12,10 +12,13 @@ import UserBackendKit
 ///   milliseconds). Answers write each number in its kind (``KindKeepingJSON``: `2.0`
 ///   stays `2.0`, `-0.0` keeps its sign). `{"__op":"Delete"}` removes a field. Other `__type`s and `__op`s
 ///   (pointers, relations, increments, …) are `E400002` naming the field.
-/// - `displayName` and `photoURL` (the fields the adapters read as the profile) follow the
-///   client library's rule (``EmulatorProfileRule``): a string it refuses is `E400004
-///   {field} is invalid format.`, or `E400009` when too long; another JSON type than a
-///   string or `null` is `E400002 {field} is invalid.`; `""` is stored as `null`.
+/// - `displayName` and `photoURL` (the fields the adapters read as the profile) are custom
+///   fields like any other, as on the service, which has no rule of its own for them: any
+///   text of any length (within the document limits) and any JSON type is stored as sent.
+///   The adapter drops one it cannot use when it reads the user (one over the client's
+///   limit, another type). Before, the emulator applied the client library's profile rule
+///   here and answered a long name with an `E400009` the service never sends, which hid
+///   that such a name, set by another NCMB client, locked the account out of the library.
 /// - Reserved names are never document fields: `objectId`, `createDate`, `updateDate`,
 ///   `acl`, `authData`, `sessionToken`, `mailAddressConfirm`, `userName`, `mailAddress`,
 ///   `password` (the user endpoints handle them) and `_id` (refused, `E400002`).
@@ -62,7 +65,6 @@ extension NCMBHandler {
         write.setting[name] = try Self.documentValue(raw, field: name)
       }
     }
-    try Self.checkProfileFields(&write)
     do {
       try DocumentValidation.validateUpdate(setting: write.setting, removing: write.removing)
     } catch {

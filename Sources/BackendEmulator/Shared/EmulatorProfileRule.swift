@@ -2,8 +2,9 @@ import UserBackendKit
 
 /// The client library's profile rule (``CredentialValidation/validateDisplayName(_:)``,
 /// ``CredentialValidation/validatePhotoURL(_:)``), applied by the emulator to every display
-/// name and photo URL a request would store, through both APIs, so the emulator keeps
-/// nothing the library would refuse to send: no control or format characters (ESC,
+/// name and photo URL a request would store through the Firebase API, so the emulator
+/// keeps nothing the library would refuse to send (the NCMB API stores them as the custom
+/// fields they are there, with no rule: see `NCMBUserFields.swift`): no control or format characters (ESC,
 /// U+202E), no whitespace-only name, at most 256 / 2048 characters, photo URLs absolute
 /// `http`/`https` only. The ID token copies the display name (`name`), so the bound also
 /// keeps tokens small.
