@@ -38,7 +38,9 @@ extension UserStore {
 
   /// Changes the account's email to the canonical form of `newEmail` and clears its
   /// verification (the new address is not verified). Unverified out-of-band codes of the
-  /// old address stop working (they name the old address). Tokens are kept.
+  /// old address stop working (they name the old address), and the account's outstanding
+  /// password-reset codes are voided: whoever still reads the old mailbox cannot take the
+  /// account. Tokens are kept.
   ///
   /// - Returns: the updated record.
   /// - Throws: ``UserBackendKit/UserBackendError`` `.invalidEmail` for an email the
@@ -50,9 +52,15 @@ extension UserStore {
     let email = try IdentifierCanonicalization.email(newEmail)
     let current = try existingUser(userID)
     guard current.email != email else { return current }
-    try updateRow(
-      "UPDATE users SET email = ?, email_verified = 0, updated_at = ? WHERE id = ?",
-      [.text(email), .real(clock.now().timeIntervalSince1970), .text(userID)])
+    try locked { db in
+      try db.transaction {
+        let changed = try db.run(
+          "UPDATE users SET email = ?, email_verified = 0, updated_at = ? WHERE id = ?",
+          [.text(email), .real(clock.now().timeIntervalSince1970), .text(userID)])
+        guard changed == 1 else { throw UserStoreError.userNotFound }
+        try Self.voidPasswordResetCodes(db, userID: userID)
+      }
+    }
     return try existingUser(userID)
   }
 
@@ -246,6 +254,7 @@ extension UserStore {
           ])
         try db.run(
           "UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(found.userID)])
+        try Self.voidPasswordResetCodes(db, userID: found.userID)
         return found.userID
       }
     }
@@ -318,6 +327,17 @@ extension UserStore {
     }
     guard now < found.code.expiresAt else { throw UserStoreError.outOfBandCodeExpired }
     return found.code
+  }
+
+  /// Removes the account's unused password-reset codes: a reset code is void once the
+  /// password or the email changed after it was sent, so a code read from an old mailbox
+  /// cannot undo the change.
+  static func voidPasswordResetCodes(_ db: Database, userID: String) throws {
+    try db.run(
+      """
+      DELETE FROM out_of_band_codes
+      WHERE user_id = ? AND request_type = ? AND used_at IS NULL
+      """, [.text(userID), .text(OutOfBandRequestType.passwordReset.rawValue)])
   }
 
   private static func use(_ db: Database, _ code: String, at seconds: Double) throws {

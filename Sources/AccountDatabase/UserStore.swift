@@ -223,7 +223,7 @@ public final class UserStore: Sendable {
 
   /// Replaces the password hash (fresh salt, current iteration count), moves `validSince`
   /// to now and revokes the account's refresh tokens, as a password change does on real
-  /// servers. Session tokens are kept.
+  /// servers, and voids its unused password-reset codes. Session tokens are kept.
   ///
   /// - Throws: ``UserStoreError/userNotFound``, ``UserStoreError/database(message:)``.
   public func updatePassword(userID: String, to newPassword: String) throws {
@@ -242,6 +242,7 @@ public final class UserStore: Sendable {
           ])
         guard changed == 1 else { throw UserStoreError.userNotFound }
         try db.run("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
+        try Self.voidPasswordResetCodes(db, userID: userID)
       }
     }
   }

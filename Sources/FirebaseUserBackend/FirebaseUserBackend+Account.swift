@@ -13,13 +13,22 @@ extension FirebaseUserBackend {
   /// - Throws: ``UserBackendError``: `.notSignedIn`; `.sessionExpired` when the user was
   ///   deleted or disabled or the tokens were revoked (the session is cleared);
   ///   `.malformedResponse` for a `createdAt` or `lastLoginAt` that is not a number of
-  ///   milliseconds (the stored user is unchanged); `.network` (kept), `.server`.
+  ///   milliseconds (the stored user is unchanged), or an answer whose records are all
+  ///   another user's (the session is kept); `.network` (kept), `.server`.
   public func reload() async throws(UserBackendError) -> User {
     let (session, info) = try await withSessionToken { session in
       let response = try await client.send(
         LookupRequest(idToken: session.bearerToken), capability: .userReload,
         usesSession: true, secrets: [session.bearerToken])
-      guard let info = response.users?.first(where: { $0.localId == session.user.id }) else {
+      let users = response.users ?? []
+      guard let info = users.first(where: { $0.localId == session.user.id }) else {
+        // Records of other accounts are the server's fault, not a sign that this one is
+        // gone: the session stays, as for every other answer naming another user. Only
+        // an answer with no record at all reads as the account's removal.
+        guard users.isEmpty else {
+          throw UserBackendError(
+            .malformedResponse(reason: "accounts:lookup answered for another user"))
+        }
         throw UserBackendError(
           .sessionExpired, backendCode: "USER_NOT_FOUND",
           message: "accounts:lookup returned no account for the session.")

@@ -8,7 +8,9 @@ import Foundation
 /// (Firestore's storage size, ``documentSize(userID:fields:)``), field names of 1 to
 /// ``maximumFieldNameBytes`` UTF-8 bytes, values nested at most ``maximumDepth`` levels,
 /// timestamps between 0001-01-01 and 9999-12-31 UTC. ``DocumentValue/serverTimestamp`` is
-/// refused inside arrays (Firestore transforms address fields, not array elements).
+/// refused inside arrays (Firestore transforms address fields, not array elements), and an
+/// array directly inside an array is refused (Firestore cannot store one; an array inside
+/// a map inside an array is fine).
 ///
 /// **Names: one rule on every backend.** A name is refused when any backend reserves it,
 /// so a document written on one backend can be written on every other:
@@ -199,6 +201,12 @@ public enum DocumentValidation {
       }
     case .array(let values):
       for (index, element) in values.enumerated() {
+        if case .array = element {
+          throw invalid(
+            "\(path)[\(index)]",
+            "an array must not directly contain an array (Firestore refuses it; put the inner "
+              + "array in a map)")
+        }
         try checkValue(
           element, path: "\(path)[\(index)]", depth: depth + 1, insideArray: true)
       }

@@ -73,7 +73,8 @@ extension CredentialValidation {
   }
 
   /// Checks a photo-URL change: `nil` keeps, `""` removes; otherwise an absolute `http`
-  /// or `https` URL with a host, no whitespace, control or format characters, at most
+  /// or `https` URL with a host, no user name or password, a port (when given) in
+  /// 1…65535, no whitespace, control or format characters, at most
   /// ``maximumPhotoURLLength`` characters.
   ///
   /// - Returns: the change (the URL as given).
@@ -96,6 +97,16 @@ extension CredentialValidation {
     else {
       throw UserBackendError(
         .invalidInput(field: field, reason: "must be an absolute http or https URL"))
+    }
+    // Shown to everyone who sees the profile: no credentials in it, and a port a
+    // connection can use.
+    guard components.user == nil, components.password == nil else {
+      throw UserBackendError(
+        .invalidInput(field: field, reason: "must not hold a user name or password"))
+    }
+    if let port = components.port, !(1...65_535).contains(port) {
+      throw UserBackendError(
+        .invalidInput(field: field, reason: "has a port outside 1…65535"))
     }
     return .set(photoURL)
   }

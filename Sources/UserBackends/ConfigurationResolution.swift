@@ -84,9 +84,18 @@ extension BackendConfiguration {
     if let path = try configFile ?? variable(ConfigurationVariable.config) {
       try PathSetting.check(
         path, setting: configFile != nil ? "--config" : ConfigurationVariable.config)
+      let file = try expandingTilde(path, environment: environment)
       configuration = try load(
-        file: try expandingTilde(path, environment: environment),
-        option: configFile != nil ? "--config" : ConfigurationVariable.config)
+        file: file, option: configFile != nil ? "--config" : ConfigurationVariable.config)
+      // A relative `home` in the file is the file's: one config file means one state
+      // directory, whatever the working directory.
+      if let home = configuration.home, !home.isEmpty, !home.hasPrefix("/"), home != "~",
+        !home.hasPrefix("~/")
+      {
+        configuration.home =
+          URL(fileURLWithPath: file).deletingLastPathComponent()
+          .appendingPathComponent(home).standardizedFileURL.path
+      }
     }
     if let name = try variable(ConfigurationVariable.backend) {
       configuration.backend = try backendKind(

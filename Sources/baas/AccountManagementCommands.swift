@@ -258,18 +258,19 @@ enum AccountManagementCommands {
     return code
   }
 
-  /// Checks `--photo-url`: empty (remove the photo), or an absolute `http` or `https` URL
-  /// with a host. The value is not echoed.
+  /// Checks `--photo-url` with the library's rule
+  /// (``UserBackendKit/CredentialValidation/validatePhotoURL(_:)``): empty removes the
+  /// photo. The value is not echoed.
   /// - Throws: ``UsageError`` naming `--photo-url`.
   static func checkPhotoURL(_ text: String, command: String) throws {
-    if text.isEmpty { return }
-    guard let components = URLComponents(string: text),
-      let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-      let host = components.host, !host.isEmpty
-    else {
+    do {
+      _ = try CredentialValidation.validatePhotoURL(text)
+    } catch {
+      // The library's one rule, reported as a usage error: the same exit status whichever
+      // part of the rule refuses.
+      guard case .invalidInput(_, let reason) = error.code else { throw error }
       throw UsageError(
-        "--photo-url must be an absolute http or https URL, or '' to remove the photo",
-        command: command)
+        "--photo-url \(reason), or '' to remove the photo", command: command)
     }
   }
 

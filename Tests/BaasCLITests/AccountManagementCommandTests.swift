@@ -19,6 +19,10 @@ struct AccountManagementCommandTests {
       (["account", "update", "--photo-url", "ftp://example.com/a.png"], "--photo-url"),
       (["account", "update", "--photo-url", "/a.png"], "--photo-url"),
       (["account", "update", "--display-name", "Ada", "--photo-url", "https://"], "--photo-url"),
+      // Attack round 6, L2: the library's rule refused these later, with another exit status.
+      (["account", "update", "--photo-url", "https://example.com/a b"], "--photo-url"),
+      (["account", "update", "--photo-url", "http://u:p@example.com/x.png"], "--photo-url"),
+      (["account", "update", "--photo-url", "https://example.com:99999/x"], "--photo-url"),
       (["account", "update", "--email", ""], "--email"),
       (["account", "verify-email"], "--code"), (["account", "verify-email", "--code="], "--code"),
       (["account", "reset-password"], "--code"), (["account", "link"], "--email"),

@@ -46,6 +46,12 @@ struct AccountValidationTests {
       ("https://exa mple.com/", "invalid:photoURL"), ("javascript:alert(1)", "invalid:photoURL"),
       ("https://example.com/\u{0}", "invalid:photoURL"),
       ("https://example.com/" + String(repeating: "a", count: 2100), "invalid:photoURL"),
+      // Attack round 6, L2: credentials and unusable ports were stored and shown to all.
+      ("http://user:pass@example.com/x.png", "invalid:photoURL"),
+      ("https://user@example.com/x.png", "invalid:photoURL"),
+      ("https://example.com:99999/x", "invalid:photoURL"),
+      ("https://example.com:0/x", "invalid:photoURL"),
+      ("https://example.com:8443/x", "set:https://example.com:8443/x"),
     ])
   func photoURLs(_ input: String?, _ expected: String) {
     #expect(
