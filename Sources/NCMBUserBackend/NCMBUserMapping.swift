@@ -3,7 +3,8 @@ import UserBackendKit
 
 /// Turns NCMB user objects into portable ``User`` values.
 ///
-/// - `id` = `objectId`, `username` = `userName`, `email` = `mailAddress`.
+/// - `id` = `objectId`, `username` = `userName`, `email` = `mailAddress` (`null` is no
+///   email, whatever the request sent).
 /// - `providers`: `"password"` when the account has a password identity, plus one entry
 ///   per non-null `authData` key: `anonymous` → `"anonymous"`, `apple` → `"apple.com"`,
 ///   `facebook` / `twitter` / `google` → `"<key>.com"`, any other key as is; sorted, and
@@ -44,8 +45,12 @@ enum NCMBUserMapping {
   ///   - hasPasswordIdentity: whether the account signs in with a password (known from
   ///     the flow: sign-up / sign-in with a password, or a fetched user with no `authData`).
   ///   - sentUserName: the `userName` the request sent, used when the answer omits it.
-  ///   - sentMailAddress: the `mailAddress` the request sent, used when the answer omits it
-  ///     (sign-up answers carry only `objectId`, `userName`, `sessionToken`, `createDate`).
+  ///   - sentMailAddress: the `mailAddress` the request sent (or the stored user's, for a
+  ///     reload), used only when the answer has no `mailAddress` member (sign-up answers
+  ///     carry only `objectId`, `userName`, `sessionToken`, `createDate`). An explicit
+  ///     `null` is an account without a mail address: a user name that looks like the
+  ///     address signed in with (`userName` and the address share one namespace, as
+  ///     this adapter signs email accounts up with the address as `userName`) is no email.
   static func user(
     from response: NCMBUserResponse, hasPasswordIdentity: Bool, sentUserName: String? = nil,
     sentMailAddress: String? = nil
@@ -55,7 +60,7 @@ enum NCMBUserMapping {
     let providers = Self.providers(keys + (hasPasswordIdentity ? ["password"] : []))
     return User(
       id: response.objectId,
-      email: response.mailAddress ?? sentMailAddress,
+      email: response.hasMailAddressMember ? response.mailAddress : sentMailAddress,
       username: response.userName ?? sentUserName,
       displayName: AnswerLimits.usableDisplayName(response.displayName),
       providers: providers,

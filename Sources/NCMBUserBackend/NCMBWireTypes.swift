@@ -92,6 +92,11 @@ struct NCMBUserResponse: Codable, Sendable, Hashable {
   var userName: String?
   /// The mail address, or `nil` / JSON `null`.
   var mailAddress: String?
+  /// Whether the answer has the `mailAddress` member (a string or `null`): an explicit
+  /// `null` means the account has no mail address; an absent member says nothing
+  /// (``NCMBUserMapping/user(from:hasPasswordIdentity:sentUserName:sentMailAddress:)``).
+  /// Not encoded.
+  var hasMailAddressMember = false
   /// Whether the mail address is confirmed, when the answer says.
   var mailAddressConfirm: Bool?
   /// The session token (absent from a fetch by another user).
@@ -117,6 +122,7 @@ struct NCMBUserResponse: Codable, Sendable, Hashable {
     self.objectId = objectId
     self.userName = userName
     self.mailAddress = mailAddress
+    hasMailAddressMember = mailAddress != nil
     self.mailAddressConfirm = mailAddressConfirm
     self.sessionToken = sessionToken
     self.createDate = createDate
@@ -126,12 +132,18 @@ struct NCMBUserResponse: Codable, Sendable, Hashable {
     self.photoURL = photoURL
   }
 
+  private enum CodingKeys: String, CodingKey {
+    case objectId, userName, mailAddress, mailAddressConfirm, sessionToken, createDate
+    case updateDate, authData, displayName, photoURL
+  }
+
   /// Decodes the fields; the protocol fields strictly, the profile fields leniently.
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     objectId = try container.decode(String.self, forKey: .objectId)
     userName = try container.decodeIfPresent(String.self, forKey: .userName)
     mailAddress = try container.decodeIfPresent(String.self, forKey: .mailAddress)
+    hasMailAddressMember = container.contains(.mailAddress)
     sessionToken = try container.decodeIfPresent(String.self, forKey: .sessionToken)
     createDate = try container.decodeIfPresent(String.self, forKey: .createDate)
     updateDate = try container.decodeIfPresent(String.self, forKey: .updateDate)

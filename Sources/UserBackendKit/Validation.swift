@@ -37,6 +37,28 @@ public enum CredentialValidation {
     try IdentifierCanonicalization.username(username)
   }
 
+  /// Checks a user name for a new identity (sign-up, linking a password): as
+  /// ``validateUsername(_:)``, and no `@`. On NCMB user names and mail addresses share the
+  /// service's one `userName` namespace (email accounts are signed up with the address as
+  /// `userName`), so a user name shaped like an address would take that address from its
+  /// owner; one rule on every backend keeps them portable (Firebase has no user names;
+  /// the fake keeps the two apart but refuses the same names). Sign-in does not check it:
+  /// an account another NCMB client created with such a name can still sign in.
+  ///
+  /// - Returns: the canonical user name.
+  /// - Throws: ``UserBackendError`` `.invalidInput(field: "username")`.
+  @discardableResult
+  public static func validateNewUsername(_ username: String) throws(UserBackendError) -> String {
+    let canonical = try validateUsername(username)
+    guard !canonical.contains("@") else {
+      throw UserBackendError(
+        .invalidInput(
+          field: "username",
+          reason: "must not contain @ (user names and email addresses must not mix)"))
+    }
+    return canonical
+  }
+
   /// Checks a password for sign-in: non-empty, at most ``maximumPasswordLength``
   /// characters. Nothing else: an existing password may hold characters a new one may
   /// not (``validateNewPassword(_:)``).
@@ -70,7 +92,8 @@ public enum CredentialValidation {
   ///
   /// - Parameters:
   ///   - credential: the identifier and password as typed.
-  ///   - forSignUp: also enforce the password strength rule.
+  ///   - forSignUp: a new identity (sign-up, linking a password): also enforce the
+  ///     password strength rule and ``validateNewUsername(_:)``.
   /// - Returns: the credential with a canonical email or user name.
   /// - Throws: ``UserBackendError``.
   public static func validate(_ credential: PasswordCredential, forSignUp: Bool)
@@ -80,7 +103,9 @@ public enum CredentialValidation {
     var result = credential
     switch credential.identifier {
     case .email(let email): result.identifier = .email(try validateEmail(email))
-    case .username(let name): result.identifier = .username(try validateUsername(name))
+    case .username(let name):
+      result.identifier = .username(
+        try forSignUp ? validateNewUsername(name) : validateUsername(name))
     }
     if forSignUp {
       try validateNewPassword(credential.password)

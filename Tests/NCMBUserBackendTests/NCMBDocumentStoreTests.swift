@@ -18,10 +18,9 @@ struct NCMBDocumentStoreTests {
     String(decoding: request.body, as: UTF8.self)
   }
 
-  @Test("Read: GET users/{objectId} with the session token; no marker is nil")
+  @Test("Read: GET users/{objectId} with the session token; no field and no marker is nil")
   func readAbsent() async throws {
     let server = NCMBObjectServer()
-    server.set(Fixture.userID, "nickname", json: #""not a document yet""#)
     let document = try await server.backend().userDocuments.document()
     #expect(document == nil)
     let request = try #require(server.requests.first)
@@ -102,7 +101,6 @@ struct NCMBDocumentStoreTests {
   @Test("Update of a missing document writes the marker and ACL; removing sends Delete")
   func updateCreates() async throws {
     let server = NCMBObjectServer()
-    server.set(Fixture.userID, "gone", json: "1")
     let document = try await server.backend().userDocuments.updateDocument(
       setting: ["d": .double(2.5), "seen": .serverTimestamp], removing: ["gone"])
     #expect(server.requests.map(\.method) == [.get, .put, .get])

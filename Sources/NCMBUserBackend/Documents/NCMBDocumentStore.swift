@@ -9,14 +9,25 @@ import UserBackendKit
 ///
 /// - **Fields**: every member of the user object except the service's own (`objectId`,
 ///   `createDate`, `updateDate`, `acl`, `authData`, `sessionToken`,
-///   `mailAddressConfirm`, `userName`, `mailAddress`, `password`, `_id`) and this store's
-///   two markers. Writing one of those names is `.invalidInput(field: "fields.<name>")`
+///   `mailAddressConfirm`, `userName`, `mailAddress`, `password`, `_id`), the profile
+///   fields `displayName` and `photoURL` and this store's two markers. Writing one of those names is `.invalidInput(field: "fields.<name>")`
 ///   before any request.
-/// - **Existence**: a user object always exists, so the document exists when the marker
-///   ``createDateField`` (an NCMB `Date`, the document's creation time) is present. Create
-///   and an update that creates write it, with the owner-only ACL
-///   `{"<objectId>": {"read": true, "write": true}}`; delete removes every custom field
-///   and both markers (the ACL stays owner-only).
+/// - **Existence** (decided by the data, as Firestore and the fake decide it): the
+///   document exists when the user object has a field (any member outside the reserved
+///   names above) or the marker ``createDateField``. Another client (an NCMB SDK app the
+///   team migrates from) may have filled the object first: those fields are the document,
+///   and a create answers it unchanged (`created: false`). `createTime` is the marker (an
+///   NCMB `Date`), or, for a document another client wrote, the object's `createDate`
+///   (the earliest time its fields can have been written). A create writes the marker; an
+///   update of a document without one writes that `createTime` as the marker, so the
+///   document keeps existing when the update removes its last field and its `createTime`
+///   never changes. Delete removes every field and both markers.
+/// - **ACL**: a create (or an update that creates) on an object without fields writes the
+///   owner-only ACL `{"<objectId>": {"read": true, "write": true}}` with the fields: the
+///   port promises owner-only documents, and the fields (`email` among them) would
+///   otherwise be as readable as the app's default ACL for users makes them. A document
+///   another client wrote keeps its ACL: that client chose who reads its fields, and
+///   narrowing it would break its reads (widening is never done). Delete leaves the ACL.
 /// - **Server timestamp**: NCMB has no server-side time transform; a
 ///   ``DocumentValue/serverTimestamp`` (and the marker) is the client's clock, the clock
 ///   that also stamps `X-NCMB-Timestamp`. `updateTime` is the server's `updateDate`.
@@ -24,7 +35,8 @@ import UserBackendKit
 ///   serialised (so of two concurrent creates in one process exactly one answers
 ///   `created: true`); each create reads the object, writes the fields with a random
 ///   nonce in ``nonceField``, and reads the object back: only the caller whose nonce is
-///   stored answers `created: true`. Two devices that read "absent" at the same moment both
+///   stored answers `created: true` (the markers only break ties between this adapter's
+///   own creates; existence is the data's). Two devices that read "absent" at the same moment both
 ///   write (the last write's fields win), and if the first reads back before the second
 ///   writes, both answer `created: true`: the wire protocol cannot exclude that.
 /// - **Answers name the object**: a read answer must carry the requested `objectId`, and a
@@ -84,7 +96,15 @@ struct NCMBDocumentStore: UserDocumentStore {
     let before = try await read(uid, session: session)
     var members = encoded(fields)
     for name in removing { members[name] = #"{"__op":"Delete"}"# }
-    if before.document == nil { members.merge(creationMembers(uid: uid)) { _, new in new } }
+    if let existing = before.document {
+      // A document another client wrote: keep its createTime (and its ACL) and mark it,
+      // so that it still exists when this update removes its last field.
+      if !before.marked, let created = existing.createTime {
+        members[Self.createDateField] = NCMBDocumentCoding.dateJSON(created)
+      }
+    } else {
+      members.merge(creationMembers(uid: uid)) { _, new in new }
+    }
     try await write(members, uid: uid, session: session)
     guard let document = try await read(uid, session: session).document else {
       throw UserBackendError(
@@ -146,9 +166,20 @@ struct NCMBDocumentStore: UserDocumentStore {
     return fields.mapValues { NCMBDocumentCoding.json($0, now: now) }
   }
 
-  /// `GET /2013-09-01/users/{uid}`: the document (`nil` without the marker) and the nonce.
+  /// What a read of the user object tells.
+  private struct ObjectState {
+    /// The document: `nil` when the object has neither a field nor the marker.
+    var document: UserDocument?
+    /// The nonce of the create that wrote the marker.
+    var nonce: String?
+    /// Whether the marker ``NCMBDocumentStore/createDateField`` is present.
+    var marked: Bool
+  }
+
+  /// `GET /2013-09-01/users/{uid}`: the document (present when the object has a field or
+  /// the marker), the nonce and whether the marker is there.
   private func read(_ uid: String, session: AuthSession) async throws(UserBackendError)
-    -> (document: UserDocument?, nonce: String?)
+    -> ObjectState
   {
     let endpoint = try NCMBUserID.endpoint(.get, userID: uid, name: "user document read")
     let answer = try await send(endpoint, uid: uid, session: session)
@@ -176,23 +207,31 @@ struct NCMBDocumentStore: UserDocumentStore {
       throw NCMBClient.malformed(
         "user document read", "does not name the requested user (objectId missing or another)")
     }
-    guard let marker = object[Self.createDateField] else { return (nil, nil) }
-    guard
-      case .timestamp(let created) = try NCMBDocumentCoding.value(
-        marker, field: Self.createDateField)
-    else {
-      throw NCMBClient.malformed(
-        "user document read", "has a \(Self.createDateField) that is not a Date")
-    }
     var fields: [String: DocumentValue] = [:]
     for (name, value) in object where !Self.reservedFields.contains(name) {
       fields[name] = try NCMBDocumentCoding.value(value, field: name)
     }
+    let created: Date?
+    if let marker = object[Self.createDateField] {
+      guard
+        case .timestamp(let date) = try NCMBDocumentCoding.value(
+          marker, field: Self.createDateField)
+      else {
+        throw NCMBClient.malformed(
+          "user document read", "has a \(Self.createDateField) that is not a Date")
+      }
+      created = date
+    } else if fields.isEmpty {
+      return ObjectState(document: nil, nonce: nil, marked: false)
+    } else {
+      // Fields another client wrote: they were written after the account was created.
+      created = (object["createDate"] as? String).flatMap(DocumentTimestamp.parse)
+    }
     let updated = (object["updateDate"] as? String).flatMap(DocumentTimestamp.parse)
-    return (
-      UserDocument(userID: uid, fields: fields, createTime: created, updateTime: updated),
-      object[Self.nonceField] as? String
-    )
+    return ObjectState(
+      document: UserDocument(userID: uid, fields: fields, createTime: created, updateTime: updated),
+      nonce: object[Self.nonceField] as? String,
+      marked: object[Self.createDateField] != nil)
   }
 
   /// `PUT /2013-09-01/users/{uid}` with the members (already JSON text).
