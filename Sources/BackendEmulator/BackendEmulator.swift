@@ -42,7 +42,8 @@ public struct BackendEmulator: Sendable {
   /// An emulator over `store`.
   ///
   /// - Parameters:
-  ///   - projectID: the Firebase project ID put in ID tokens.
+  ///   - projectID: the Firebase project ID put in ID tokens, and the only one that
+  ///     project-scoped paths may name (others are `404`, ``ProjectScope``).
   ///   - ncmbApplicationKey: the application key NCMB requests must carry (default: the
   ///     public ``NCMBDemoKeys/applicationKey``).
   ///   - ncmbClientKey: the key NCMB signatures must use (default: the public
@@ -97,6 +98,13 @@ public struct BackendEmulator: Sendable {
     let guarded = LoopbackGuard.isGuarded(request)
     if guarded, let reason = LoopbackGuard.refusal(request) {
       return LoopbackGuard.forbidden(reason)
+    }
+    // A path naming another project is a 404 before any work (``ProjectScope``).
+    if request.method != .options,
+      var refusal = ProjectScope.refusal(request, projectID: firebase.projectID)
+    {
+      if !guarded { refusal.headerFields["Access-Control-Allow-Origin"] = "*" }
+      return refusal
     }
     if guarded, let answer = adminAnswer(request) { return answer }
     if request.method == .options {

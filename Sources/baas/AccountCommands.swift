@@ -154,21 +154,32 @@ enum AccountCommands {
     })
 
   static let signOut = Command(
-    name: "signout", synopsis: "[--json]",
+    name: "signout", synopsis: "[--force] [--json]",
     help: """
       Signs out: the stored session is removed even when the server cannot be reached.
       Signing out when nobody is signed in is not an error.
 
+      A guest (anonymous) user is refused without --force: nothing can sign in to that
+      account again, so signing out discards it and its document for good. Keep it with
+      `baas account link --email E` (or --username U) first.
+
       options:
+        --force  sign a guest out anyway (a warning names what is discarded)
         --json   print {"user":null} or {"error":{...}}
       """,
-    spec: OptionSpec(flags: ["json"]),
+    spec: OptionSpec(flags: ["json", "force"]),
     run: { options, context in
       let context = context.merging(options)
       return await report(
         json: options.has("json"), context: context,
         {
-          try await context.makeBackend().signOut()
+          let backend = try context.makeBackend()
+          // Read locally (no network); a session that cannot be read is signed out as before.
+          if let user = try? await backend.currentUser(), user.isAnonymous {
+            guard options.has("force") else { throw GuestSignOut.refusal }
+            Console.error(GuestSignOut.warning)
+          }
+          try await backend.signOut()
           return nil
         },
         success: { _ in ["Signed out."] })

@@ -31,8 +31,9 @@ enum EmulatorCommand {
       the NCMB demo keys; it stops cleanly on SIGINT (Ctrl-C) or SIGTERM. All share one
       account table.
 
-      emulator-only endpoints (Firebase Auth Emulator style, any project ID; loopback
-      Host only, as the web page):
+      emulator-only endpoints (Firebase Auth Emulator style; loopback Host only, as the
+      web page). ID must be the --project-id: one emulator serves one project, and a
+      path naming another (here, in Firestore or admin calls) is a 404:
         GET    /emulator/v1/projects/ID/verificationCodes   pending SMS codes
         GET    /emulator/v1/projects/ID/oobCodes            out-of-band codes and links
         DELETE /emulator/v1/projects/ID/oobCodes            clear them
@@ -50,7 +51,8 @@ enum EmulatorCommand {
                          hashes and codes: the file, its -wal and -shm must be yours
                          and owner-only (chmod 600), its directory one others cannot
                          write in
-        --project-id ID  the Firebase project ID (default demo-project)
+        --project-id ID  the Firebase project ID (default demo-project), the only
+                         one its paths answer
         --sign-tokens    sign ID tokens RS256 under a key generated at start (default:
                          unsigned, as the Firebase Auth Emulator's) and serve its
                          certificate at GET /robot/v1/metadata/x509/

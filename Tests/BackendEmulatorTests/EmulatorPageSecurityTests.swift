@@ -14,13 +14,18 @@ private func guardedRequests(host: String?, origin: String? = nil) -> [HTTPReque
     HTTPRequest(method: .get, url: URL(string: base + "/ui/app.js")!),
     HTTPRequest(method: .get, url: URL(string: base + "/ui/app.css")!),
     HTTPRequest(
-      method: .get, url: URL(string: base + "/emulator/v1/projects/p/verificationCodes")!),
-    HTTPRequest(method: .get, url: URL(string: base + "/emulator/v1/projects/p/oobCodes")!),
-    HTTPRequest(method: .get, url: URL(string: base + "/emulator/v1/projects/p/requests")!),
-    HTTPRequest(method: .delete, url: URL(string: base + "/emulator/v1/projects/p/accounts")!),
+      method: .get, url: URL(string: base + "/emulator/v1/projects/demo-project/verificationCodes")!
+    ),
+    HTTPRequest(
+      method: .get, url: URL(string: base + "/emulator/v1/projects/demo-project/oobCodes")!),
+    HTTPRequest(
+      method: .get, url: URL(string: base + "/emulator/v1/projects/demo-project/requests")!),
+    HTTPRequest(
+      method: .delete, url: URL(string: base + "/emulator/v1/projects/demo-project/accounts")!),
     HTTPRequest(
       method: .post,
-      url: URL(string: base + "/identitytoolkit.googleapis.com/v1/projects/p/accounts:query")!,
+      url: URL(
+        string: base + "/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:query")!,
       headerFields: ["Authorization": "Bearer owner"], body: Data("{}".utf8)),
     HTTPRequest(
       method: .post,
@@ -102,7 +107,8 @@ struct EmulatorPageSecurityTests {
       #expect(cors.isEmpty, "\(request.rawPath): \(cors)")
     }
     var preflight = HTTPRequest(
-      method: .options, url: URL(string: "http://127.0.0.1:9099/emulator/v1/projects/p/accounts")!)
+      method: .options,
+      url: URL(string: "http://127.0.0.1:9099/emulator/v1/projects/demo-project/accounts")!)
     preflight.headerFields["Access-Control-Request-Method"] = "DELETE"
     let answer = await emulator.handle(preflight)
     #expect(
@@ -131,7 +137,7 @@ struct EmulatorPageSecurityTests {
     for head in [
       "GET / HTTP/1.1\r\nHost: attacker.example\r\nAccept: text/html\r\n",
       "GET /ui/app.js HTTP/1.1\r\nHost: attacker.example:\(port)\r\n",
-      "DELETE /emulator/v1/projects/p/accounts HTTP/1.1\r\nHost: attacker.example\r\n",
+      "DELETE /emulator/v1/projects/demo-project/accounts HTTP/1.1\r\nHost: attacker.example\r\n",
     ] {
       let response = try await rawExchange(port: port, head + "Connection: close\r\n\r\n")
       #expect(response.status == 403, "\(head)")

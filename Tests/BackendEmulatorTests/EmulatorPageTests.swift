@@ -108,15 +108,16 @@ struct EmulatorPageTests {
     for _ in 0..<205 { _ = await emulator.handle(get("/nothing")) }
     #expect(emulator.requestLog.entries.count == 200)
     emulator.requestLog.removeAll()
-    var poll = get("/emulator/v1/projects/p/verificationCodes")
+    var poll = get("/emulator/v1/projects/demo-project/verificationCodes")
     poll.headerFields["X-Emulator-UI-Poll"] = "1"
     _ = await emulator.handle(poll)
     _ = await emulator.handle(admin("query", [:]))
     _ = await emulator.handle(get("/2013-09-01/users"))
-    _ = await emulator.handle(get("/v1/projects/p/databases/(default)/documents/users/u"))
+    _ = await emulator.handle(
+      get("/v1/projects/demo-project/databases/(default)/documents/users/u"))
     _ = await emulator.handle(
       FirebaseRequests().accounts("signUp", ["email": "a@example.com", "password": "secret-12"]))
-    let listed = await emulator.handle(get("/emulator/v1/projects/p/requests"))
+    let listed = await emulator.handle(get("/emulator/v1/projects/demo-project/requests"))
     let entries = try #require(listed.json["requests"] as? [[String: Any]])
     #expect(
       entries.compactMap { $0["protocol"] as? String } == [
@@ -150,7 +151,7 @@ struct EmulatorPageTests {
       body: jsonData(["email": "a@example.com", "password": secrets[5]]))
     request.headerFields["Host"] = "127.0.0.1:9099"
     _ = await emulator.handle(request)
-    let listed = await emulator.handle(get("/emulator/v1/projects/p/requests"))
+    let listed = await emulator.handle(get("/emulator/v1/projects/demo-project/requests"))
     let text = String(decoding: listed.body, as: UTF8.self)
     #expect(text.contains("accounts:signUp?key=<redacted>&idToken=<redacted>&oobCode=<redacted>"))
     #expect(text.contains("&<redacted>"))  // a bare item: it could be a secret

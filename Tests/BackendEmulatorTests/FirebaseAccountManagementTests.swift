@@ -33,7 +33,8 @@ struct FirebaseAccountManagementTests {
 
   private func oobCodes(base: String = "http://127.0.0.1:9099") async -> [[String: Any]] {
     let response = await emulator.handle(
-      HTTPRequest(method: .get, url: URL(string: "\(base)/emulator/v1/projects/p/oobCodes")!))
+      HTTPRequest(
+        method: .get, url: URL(string: "\(base)/emulator/v1/projects/demo-project/oobCodes")!))
     return response.json["oobCodes"] as? [[String: Any]] ?? []
   }
 
@@ -222,7 +223,7 @@ struct FirebaseAccountManagementTests {
     let deleted = await emulator.handle(
       HTTPRequest(
         method: .delete,
-        url: URL(string: "http://127.0.0.1:9099/emulator/v1/projects/p/oobCodes")!))
+        url: URL(string: "http://127.0.0.1:9099/emulator/v1/projects/demo-project/oobCodes")!))
     #expect(deleted.status == 200)
     #expect(await oobCodes().isEmpty)
   }
@@ -432,7 +433,8 @@ struct OutOfBandLinkTests {
         "sendOobCode", ["requestType": "PASSWORD_RESET", "email": "ann@example.com"]))
     let listing = await emulator.handle(
       HTTPRequest(
-        method: .get, url: URL(string: "http://127.0.0.1:9099/emulator/v1/projects/p/oobCodes")!))
+        method: .get,
+        url: URL(string: "http://127.0.0.1:9099/emulator/v1/projects/demo-project/oobCodes")!))
     let links = (listing.json["oobCodes"] as? [[String: Any]] ?? []).compactMap {
       $0["oobLink"] as? String
     }

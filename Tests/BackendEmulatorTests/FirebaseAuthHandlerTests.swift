@@ -221,7 +221,7 @@ struct FirebaseAuthHandlerTests {
     _ = await signUp("b@example.com")
     let response = await handler.handle(
       HTTPRequest(
-        method: .delete, url: URL(string: "http://h/emulator/v1/projects/any/accounts")!))
+        method: .delete, url: URL(string: "http://h/emulator/v1/projects/demo-test/accounts")!))
     #expect(response.status == 200)
     #expect(try store.userCount() == 0)
   }
@@ -233,7 +233,7 @@ struct FirebaseAuthHandlerTests {
       ("http://h/www.googleapis.com/identitytoolkit/v3/relyingparty/createAuthUri?key=k", 501),
       ("http://h/identitytoolkit.googleapis.com/v1/accounts:nope?key=k", 404),
       ("http://h/nothing/here", 404),
-      ("http://h/emulator/v1/projects/p/unknown", 404),
+      ("http://h/emulator/v1/projects/demo-test/unknown", 404),
     ])
   func unserved(url: String, status: Int) async throws {
     let response = await handler.handle(

@@ -32,7 +32,8 @@ struct RequestLogUnparsedPartsTests {
     _ = await emulator.handle(request)
     var listRequest = HTTPRequest(
       method: .get,
-      url: try #require(URL(string: "http://127.0.0.1:9099/emulator/v1/projects/p/requests")))
+      url: try #require(
+        URL(string: "http://127.0.0.1:9099/emulator/v1/projects/demo-project/requests")))
     listRequest.headerFields["Host"] = "127.0.0.1:9099"
     let listed = await emulator.handle(listRequest)
     let text = String(decoding: listed.body, as: UTF8.self)

@@ -5,7 +5,8 @@ import UserBackendKit
 
 /// The admin calls of the Firebase Auth Emulator that the emulator's web page uses, as
 /// the Admin SDKs send them: `POST` with `Authorization: Bearer owner`, at
-/// `…/identitytoolkit.googleapis.com/v1/projects/{id}/accounts:NAME` (any project ID) or
+/// `…/identitytoolkit.googleapis.com/v1/projects/{id}/accounts:NAME` (the emulator's project
+/// ID only, see `ProjectScope`) or
 /// `…/v1/accounts:NAME`, no API key needed.
 ///
 /// - `accounts:query` `{"returnUserInfo"?, "limit"?, "offset"?, "sortBy"?, "order"?}` →

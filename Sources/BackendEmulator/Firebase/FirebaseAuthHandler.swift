@@ -26,7 +26,8 @@ import Foundation
 /// (`WEAK_PASSWORD : Password should be at least 6 characters`, `EMAIL_EXISTS`,
 /// `INVALID_LOGIN_CREDENTIALS` as with email-enumeration protection on, ...); ID tokens are
 /// unsigned JWTs valid for 3600 s by the store's clock (see `FirebaseTokens`).
-/// Emulator-only endpoints need no key and accept any project ID.
+/// Emulator-only endpoints need no key and answer only for ``projectID`` (another project
+/// ID is a 404, see `ProjectScope`).
 public struct FirebaseAuthHandler: Sendable {
   /// The accounts.
   public let store: UserStore
@@ -54,8 +55,10 @@ public struct FirebaseAuthHandler: Sendable {
     self.recentLoginWindow = recentLoginWindow
   }
 
-  /// Answers one request; never throws (errors are Firebase error envelopes).
+  /// Answers one request; never throws (errors are Firebase error envelopes). A path
+  /// naming a project other than ``projectID`` is 404 `NOT_FOUND` naming the configured one.
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    if let refusal = ProjectScope.refusal(request, projectID: projectID) { return refusal }
     do {
       return try respond(to: request)
     } catch {
@@ -193,7 +196,7 @@ enum FirebaseRoute {
       return
     }
     if path.hasPrefix("/emulator/v1/projects/") {
-      // /emulator/v1/projects/{id}/{resource} (any project ID)
+      // /emulator/v1/projects/{id}/{resource} (the handler's project ID: `ProjectScope`)
       let parts = path.split(separator: "/")
       guard parts.count == 5 else { return nil }
       self = .emulator(resource: String(parts[4]))

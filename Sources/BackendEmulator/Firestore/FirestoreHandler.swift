@@ -8,7 +8,7 @@ import UserBackendKit
 /// `users/{uid}` only, under the one owner rule the repository's `firestore.rules` ships.
 ///
 /// Paths, under `/v1/projects/{project}/databases/(default)/documents` (also behind a
-/// `/firestore.googleapis.com` prefix; any project ID):
+/// `/firestore.googleapis.com` prefix; only the handler's ``projectID``, see `ProjectScope`):
 /// - `GET /users/{uid}`; `POST /users?documentId={uid}` (create; 409 `ALREADY_EXISTS`);
 ///   `PATCH /users/{uid}` with repeated `updateMask.fieldPaths` (merge: a listed path absent
 ///   from the body is removed) or without (replace), and `currentDocument.exists=true|false`
@@ -48,7 +48,10 @@ public struct FirestoreHandler: Sendable {
   }
 
   /// Answers one request; never throws (errors are Firestore error bodies).
+  /// A path naming a project other than ``projectID``, or a database other than
+  /// `(default)`, is 404 `NOT_FOUND` naming the configured project.
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    if let refusal = ProjectScope.refusal(request, projectID: projectID) { return refusal }
     do {
       return try respond(to: request)
     } catch {

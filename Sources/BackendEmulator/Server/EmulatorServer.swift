@@ -31,7 +31,12 @@ import UserBackendKit
 ///   (a NUL or other control byte, one above 0x7E, a bare LF) gets its `400` as soon as it
 ///   arrives, not after the request timeout.
 /// - The request URL is `http://<Host header><raw target>`: path and query exactly as
-///   received (a target with characters that must be percent-encoded is a `400`).
+///   received (a target with characters that must be percent-encoded is a `400`). An
+///   absolute-form target (`http://host:port/path`) is the URL itself, and its authority
+///   replaces the `Host` field (RFC 9112 §3.2.2), so the loopback guard judges that host;
+///   user info or a malformed authority in it is a `400`.
+/// - Methods are case-sensitive (RFC 9110 §9.1): one other than `GET`, `HEAD`, `POST`,
+///   `PUT`, `PATCH`, `DELETE`, `OPTIONS` exactly so spelled (`get` included) is a `501`.
 /// - Binds `127.0.0.1` unless told otherwise; port `0` picks an ephemeral port.
 ///
 /// Lifecycle: ``start()`` once, ``stop()`` once; build a new server to serve again.

@@ -143,9 +143,15 @@ struct HTTPConnection {
 
   /// Builds the value request: absolute URL `http://<Host><raw target>` with the path and
   /// query exactly as received.
+  ///
+  /// An absolute-form target (`GET http://host:port/path HTTP/1.1`) is used as the URL, and
+  /// its authority replaces the `Host` field (RFC 9112 §3.2.2: the server ignores the
+  /// received `Host` and uses the target's host), so the loopback guard and every other
+  /// reader of `Host` judge the host the request is for, not the one the field claims.
   private func makeRequest(_ head: HTTPRequestHead, body: [UInt8]) throws(HTTPWireError)
     -> HTTPRequest
   {
+    var fields = head.headerFields
     let urlText: String
     if head.target.hasPrefix("/") {
       let host = head.headerFields["Host"] ?? limits.defaultHost
@@ -154,6 +160,7 @@ struct HTTPConnection {
       }
       urlText = "http://" + host + head.target
     } else if head.target.lowercased().hasPrefix("http://") {
+      fields["Host"] = try Self.absoluteFormAuthority(head.target)
       urlText = head.target
     } else {
       throw .badRequest("unsupported request target form")
@@ -161,7 +168,6 @@ struct HTTPConnection {
     guard let url = URL(string: urlText, encodingInvalidCharacters: false), url.host != nil else {
       throw .badRequest("request target must be percent-encoded")
     }
-    var fields = head.headerFields
     fields.remove("Transfer-Encoding")
     if !body.isEmpty { fields["Content-Length"] = String(body.count) }
     return HTTPRequest(
@@ -206,6 +212,40 @@ struct HTTPConnection {
       index += 1
     }
     return nil
+  }
+
+  /// The `host[:port]` of an absolute-form `http://` target.
+  ///
+  /// - Throws: a `400` when it is empty, carries user info (`user@host`, an error for an
+  ///   `http` URI, RFC 9110 §4.2.4) or is not a host with an optional 1–5 digit port.
+  static func absoluteFormAuthority(_ target: String) throws(HTTPWireError) -> String {
+    let rest = target.utf8.dropFirst("http://".count)
+    let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+    let authority = rest[..<(end ?? rest.endIndex)]
+    let malformed = HTTPWireError.badRequest("malformed authority in the request target")
+    guard !authority.isEmpty, authority.allSatisfy(isHostCharacter) else { throw malformed }
+    let text = String(decoding: authority, as: UTF8.self)
+    var host = Substring(text)
+    var port: Substring?
+    if text.hasPrefix("[") {
+      guard let close = text.firstIndex(of: "]") else { throw malformed }
+      host = text[...close]
+      let after = text[text.index(after: close)...]
+      if !after.isEmpty {
+        guard after.first == ":" else { throw malformed }
+        port = after.dropFirst()
+      }
+    } else if let colon = text.firstIndex(of: ":") {
+      host = text[..<colon]
+      port = text[text.index(after: colon)...]
+    }
+    guard host.count > (host.hasPrefix("[") ? 2 : 0) else { throw malformed }
+    if let port {
+      guard (1...5).contains(port.count), port.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        throw malformed
+      }
+    }
+    return text
   }
 
   private static func isHostCharacter(_ byte: UInt8) -> Bool {

@@ -49,10 +49,16 @@ struct HTTPRequestHead: Sendable, Hashable {
     headerFields["Expect"]?.trimmingSpaces().lowercased() == "100-continue"
   }
 
+  /// The methods the emulator serves, exactly as spelled on the wire (upper case).
+  static let implementedMethods: Set<String> = [
+    "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+  ]
+
   /// Parses the head: the bytes before the blank line, without the final CRLF CRLF.
   ///
-  /// - Throws: ``HTTPWireError`` with 400 for malformed syntax, 501 for an unsupported
-  ///   transfer coding, 505 for a version other than HTTP/1.0 or HTTP/1.1.
+  /// - Throws: ``HTTPWireError`` with 400 for malformed syntax, 501 for a method not in
+  ///   ``implementedMethods`` (`get` included) or an unsupported transfer coding, 505 for a
+  ///   version other than HTTP/1.0 or HTTP/1.1.
   static func parse(_ bytes: ArraySlice<UInt8>) throws(HTTPWireError) -> HTTPRequestHead {
     var lines = try split(bytes)
     guard !lines.isEmpty else { throw .badRequest("empty request") }
@@ -60,6 +66,12 @@ struct HTTPRequestHead: Sendable, Hashable {
     let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
     guard parts.count == 3 else { throw .badRequest("malformed request line") }
     guard let method = token(parts[0]) else { throw .badRequest("malformed method") }
+    // Method names are case-sensitive (RFC 9110 §9.1): `get` is not `GET`, although the
+    // request value's ``BackendHTTP/HTTPMethod`` upper-cases it. A method this server does
+    // not implement, in any spelling, is a 501 (RFC 9110 §9.1, §15.6.2).
+    guard implementedMethods.contains(method) else {
+      throw HTTPWireError(status: 501, reason: "method not implemented")
+    }
     guard let target = visibleASCII(parts[1]), !target.isEmpty else {
       throw .badRequest("malformed request target")
     }

@@ -20,7 +20,7 @@ extension BackendEmulator {
       return FirebaseAdminEndpoints(handler: firebase).respond(to: request, operation)
     }
     let parts = request.decodedPath.split(separator: "/")
-    // /emulator/v1/projects/{id}/requests (any project ID)
+    // /emulator/v1/projects/{id}/requests (the project ID was checked: `ProjectScope`)
     if parts.count == 5, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects",
       parts[4] == "requests"
     {
