@@ -19,7 +19,7 @@ struct UserStoreDocumentTests {
     "yes": .bool(true), "no": .bool(false), "null": .null,
     "time": .timestamp(instant),
     "early": .timestamp(DocumentTimestamp.date(microseconds: -62_135_596_800_000_000)),
-    "list": .array([.integer(1), .string("two"), .array([]), .map([:]), .null]),
+    "list": .array([.integer(1), .string("two"), .map(["inner": .array([])]), .map([:]), .null]),
     "emptyList": .array([]), "emptyMap": .map([:]),
     "nested": .map(["a": .map(["b": .array([.double(2.5), .timestamp(instant)])])]),
   ]

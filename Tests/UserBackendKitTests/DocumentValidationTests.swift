@@ -74,14 +74,22 @@ struct DocumentValidationTests {
       return value
     }
     try DocumentValidation.validateCreate(["m": nested(20) { .map(["k": $0]) }])
-    try DocumentValidation.validateCreate(["a": nested(20) { .array([$0]) }])
+    // Arrays alternate with maps: an array directly inside an array is refused on its own.
+    func arrays(_ levels: Int) -> DocumentValue {
+      var value = DocumentValue.integer(1)
+      for level in 1..<levels {
+        value = (levels - level).isMultiple(of: 2) ? .map(["k": value]) : .array([value])
+      }
+      return value
+    }
+    try DocumentValidation.validateCreate(["a": arrays(20)])
     #expect(
       rejected { () throws(UserBackendError) in
         try DocumentValidation.validateCreate(["m": nested(21) { .map(["k": $0]) }])
       }?.hasPrefix("fields.m.k") == true)
     #expect(
       rejected { () throws(UserBackendError) in
-        try DocumentValidation.validateCreate(["a": nested(21) { .array([$0]) }])
+        try DocumentValidation.validateCreate(["a": arrays(21)])
       }?.hasPrefix("fields.a[0]") == true)
   }
 
