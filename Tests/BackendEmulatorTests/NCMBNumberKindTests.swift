@@ -15,7 +15,7 @@ struct NCMBNumberKindTests {
     "large": .double(1e20), "tiny": .double(.leastNonzeroMagnitude), "fraction": .double(-1.5),
     "integer": .integer(2), "integerZero": .integer(0), "maxInteger": .integer(.max),
     "minInteger": .integer(.min),
-    "list": .array([.double(2.0), .integer(2), .double(-0.0), .array([.double(3.0)])]),
+    "list": .array([.double(2.0), .integer(2), .double(-0.0), .map(["l": .array([.double(3.0)])])]),
     "map": .map(["inner": .double(4.0), "count": .integer(4), "deep": .map(["d": .double(-0.0)])]),
     "mapsInList": .array([.map(["d": .double(6.0)])]),
   ]
