@@ -19,7 +19,8 @@ struct FirestoreLocation: Sendable, Hashable {
   /// - Throws: `.invalidInput(field: "userID")`, before any request.
   func documentURL(userID: String) throws(UserBackendError) -> URL? {
     URL(
-      string: documentsURL + "/" + Self.collection + "/" + Self.escape(try Self.documentID(userID)))
+      string: documentsURL + "/" + Self.collection + "/"
+        + URLPathSegment.encoded(try Self.documentID(userID)))
   }
 
   /// `…/documents:commit`.
@@ -49,13 +50,6 @@ struct FirestoreLocation: Sendable, Hashable {
     return userID
   }
 
-  static func escape(_ segment: String) -> String {
-    var allowed = CharacterSet(charactersIn: "-._~")
-    allowed.formUnion(CharacterSet(charactersIn: "a"..."z"))
-    allowed.formUnion(CharacterSet(charactersIn: "A"..."Z"))
-    allowed.formUnion(CharacterSet(charactersIn: "0"..."9"))
-    return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
-  }
 }
 
 extension FirebaseConfiguration {

@@ -33,8 +33,9 @@ enum RawDocumentRead {
   ) async throws -> ServerAnswer {
     let root = host.map { "http://" + $0 } ?? firestoreProductionRoot
     let address =
-      root + "/v1/projects/\(escape(projectID))/databases/(default)/documents/users/"
-      + escape(userID)
+      root
+      + "/v1/projects/\(URLPathSegment.encoded(projectID))/databases/(default)/documents/users/"
+      + URLPathSegment.encoded(userID)
     guard let url = URL(string: address) else { throw RawReadError(userID: userID) }
     var request = HTTPRequest(method: .get, url: url)
     request.headerFields.append(name: "Authorization", value: "Bearer " + bearerToken)
@@ -89,14 +90,6 @@ enum RawDocumentRead {
     (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? [String: Any]
   }
 
-  /// RFC 3986 unreserved characters kept, everything else percent-encoded.
-  private static func escape(_ segment: String) -> String {
-    var allowed = CharacterSet(charactersIn: "-._~")
-    allowed.formUnion(CharacterSet(charactersIn: "a"..."z"))
-    allowed.formUnion(CharacterSet(charactersIn: "A"..."Z"))
-    allowed.formUnion(CharacterSet(charactersIn: "0"..."9"))
-    return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
-  }
 }
 
 extension WireBackend {
