@@ -9,22 +9,28 @@ enum AccountCommands {
   ]
 
   static let signUp = Command(
-    name: "signup", synopsis: "(--email E | --username U) [--password-stdin] [--json]",
+    name: "signup",
+    synopsis: "(--email E | --username U) [--password-stdin] [--force] [--json]",
     help: """
-      Creates an account and signs it in; the session is kept in BAAS_HOME.
-      The password comes from --password-stdin (one line), BAAS_PASSWORD, or a prompt
-      without echo on a terminal; it is never an argument.
+      Creates an account and signs it in; the session is kept in BAAS_HOME, replacing any
+      previous one. The password comes from --password-stdin (one line), BAAS_PASSWORD,
+      or a prompt without echo on a terminal; it is never an argument.
+
+      A stored guest (anonymous) session is not replaced without --force: nothing can
+      sign in to that account again, so replacing it discards it and its document for
+      good. To make the guest this account, use `baas account link` instead.
 
       options:
         --email E           sign up with an email address
         --username U        sign up with a user name
         --password-stdin    read the password from the first line of standard input
+        --force             replace a guest's session (a warning names what is discarded)
         --json              print {"user":{...}} or {"error":{...}} on standard output
       """,
-    spec: OptionSpec(valued: ["email", "username"], flags: ["password-stdin", "json"]),
+    spec: OptionSpec(valued: ["email", "username"], flags: ["password-stdin", "force", "json"]),
     run: { options, context in
       try await passwordOperation(
-        options, context, command: "signup",
+        options, context, command: "signup", storesNewSession: true,
         { backend, credential in try await backend.signUp(credential).user },
         jsonText: JSONOutput.user, lines: { ["Signed up and signed in as \(describe($0))."] })
     })
@@ -32,11 +38,16 @@ enum AccountCommands {
   static let signIn = Command(
     name: "signin",
     synopsis:
-      "(--email E | --username U | --anonymous) [--password-stdin] [--ensure-doc] [--json]",
+      "(--email E | --username U | --anonymous) [--password-stdin] [--ensure-doc] [--force] "
+      + "[--json]",
     help: """
       Signs in with a password (or as a new anonymous user) and keeps the session in
       BAAS_HOME, replacing any previous one. The password comes from --password-stdin,
       BAAS_PASSWORD, or a prompt without echo on a terminal.
+
+      A stored guest (anonymous) session is not replaced without --force: nothing can
+      sign in to that account again, so replacing it discards it and its document for
+      good. Keep it with `baas account link --email E` (or --username U) first.
 
       With --ensure-doc it then makes sure the user's document exists, as an app does on
       sign-in: when absent it is created with uid, email, display_name ("anonymous") and
@@ -50,12 +61,13 @@ enum AccountCommands {
         --anonymous         sign in as a new anonymous user (no password)
         --password-stdin    read the password from the first line of standard input
         --ensure-doc        create the user's document when it does not exist
+        --force             replace a guest's session (a warning names what is discarded)
         --json              print {"user":{...}} or {"error":{...}} on standard output;
                             with --ensure-doc {"created":BOOL,"document":{...},"user":{...}}
       """,
     spec: OptionSpec(
       valued: ["email", "username"],
-      flags: ["password-stdin", "json", "anonymous", "ensure-doc"]),
+      flags: ["password-stdin", "json", "anonymous", "ensure-doc", "force"]),
     run: { options, context in
       let ensure = options.has("ensure-doc")
       let required: [Capability] = ensure ? [.userDocuments] : []
@@ -71,12 +83,13 @@ enum AccountCommands {
           json: options.has("json"), context: context,
           {
             let backend = try context.makeBackendForSignIn(offering: required)
+            try await GuestSession.check(context, command: "signin", force: options.has("force"))
             let user = try await backend.signInAnonymously().user
             return try await SignInOutcome.make(user, backend: backend, ensureDocument: ensure)
           }, jsonText: \.json, lines: \.lines)
       }
       return try await passwordOperation(
-        options, context, command: "signin", requiring: required,
+        options, context, command: "signin", storesNewSession: true, requiring: required,
         { backend, credential in
           let user = try await backend.signIn(credential).user
           return try await SignInOutcome.make(user, backend: backend, ensureDocument: ensure)
@@ -161,7 +174,9 @@ enum AccountCommands {
 
       A guest (anonymous) user is refused without --force: nothing can sign in to that
       account again, so signing out discards it and its document for good. Keep it with
-      `baas account link --email E` (or --username U) first.
+      `baas account link --email E` (or --username U) first. This holds also when the
+      session file is one baas does not use because others may read or write it: make it
+      private again (chmod 600 FILE) to keep the guest, or sign out with --force.
 
       options:
         --force  sign a guest out anyway (a warning names what is discarded)
@@ -174,11 +189,9 @@ enum AccountCommands {
         json: options.has("json"), context: context,
         {
           let backend = try context.makeBackend()
-          // Read locally (no network); a session that cannot be read is signed out as before.
-          if let user = try? await backend.currentUser(), user.isAnonymous {
-            guard options.has("force") else { throw GuestSignOut.refusal }
-            Console.error(GuestSignOut.warning)
-          }
+          // Read locally (no network), also from a session file baas does not use for its
+          // permissions; another session file that cannot be read is signed out as before.
+          try await GuestSession.check(context, command: "signout", force: options.has("force"))
           try await backend.signOut()
           return nil
         },
@@ -253,10 +266,15 @@ enum AccountCommands {
 
   /// A command with a password credential (`signup`, `signin`, `account link`,
   /// `account reauth`): checks the identifier options, makes the backend (checking the
-  /// state directory and that it offers `capabilities`), reads the password, runs
-  /// `operation` and reports its result with `jsonText` or `lines`.
+  /// state directory and that it offers `capabilities`), applies the guest rule
+  /// (``GuestSession``) when `storesNewSession`, reads the password, runs `operation` and
+  /// reports its result with `jsonText` or `lines`.
+  ///
+  /// - Parameter storesNewSession: `true` for a command that stores a new user's session
+  ///   over the stored one (`signup`, `signin`): a guest's is then refused without
+  ///   `--force`. `account link` and `account reauth` keep the signed-in user.
   static func passwordOperation<Result>(
-    _ options: ParsedOptions, _ context: Context, command: String,
+    _ options: ParsedOptions, _ context: Context, command: String, storesNewSession: Bool,
     requiring capabilities: [Capability] = [],
     _ operation: @escaping @Sendable (any UserBackend, PasswordCredential) async throws -> Result,
     jsonText: (Result) -> String, lines: (Result) -> [String]
@@ -264,12 +282,15 @@ enum AccountCommands {
     let identifier = try identifier(options, command: command)
     let context = context.merging(options)
     let json = options.has("json")
-    // The configuration and the capabilities are checked before the password is asked
-    // for, so a missing key or an unsupported operation is reported at once instead of
-    // after a prompt.
+    // The configuration, the capabilities and the guest rule are checked before the
+    // password is asked for, so a missing key, an unsupported operation or a guest that
+    // would be discarded is reported at once instead of after a prompt.
     let backend: any UserBackend
     do {
       backend = try context.makeBackendForSignIn(offering: capabilities)
+      if storesNewSession {
+        try await GuestSession.check(context, command: command, force: options.has("force"))
+      }
     } catch {
       return context.fail(error, json: json)
     }

@@ -195,7 +195,8 @@ enum AccountManagementCommands {
     spec: OptionSpec(valued: ["email", "username"], flags: ["password-stdin", "json"]),
     run: { options, context in
       try await AccountCommands.passwordOperation(
-        options, context, command: "account link", requiring: [.anonymousUpgrade],
+        options, context, command: "account link", storesNewSession: false,
+        requiring: [.anonymousUpgrade],
         { backend, credential in try await backend.linkPassword(credential).user },
         jsonText: JSONOutput.user,
         lines: { ["Linked: \(HumanOutput.describe($0)) is no longer anonymous."] })
@@ -219,7 +220,8 @@ enum AccountManagementCommands {
     spec: OptionSpec(valued: ["email", "username"], flags: ["password-stdin", "json"]),
     run: { options, context in
       try await AccountCommands.passwordOperation(
-        options, context, command: "account reauth", requiring: [.reauthentication],
+        options, context, command: "account reauth", storesNewSession: false,
+        requiring: [.reauthentication],
         { backend, credential in try await backend.reauthenticate(credential).user },
         jsonText: JSONOutput.user,
         lines: { ["Reauthenticated as \(HumanOutput.describe($0))."] })

@@ -94,17 +94,23 @@ enum PhoneCommands {
   }
 
   static let verify = Command(
-    name: "phone verify", synopsis: "--code C [--verification-id ID] [--json]",
+    name: "phone verify", synopsis: "--code C [--verification-id ID] [--force] [--json]",
     help: """
-      Finishes phone sign-in with the SMS code. The verification ID defaults to the one
+      Finishes phone sign-in with the SMS code and keeps the session in BAAS_HOME,
+      replacing any previous one. The verification ID defaults to the one
       `baas phone start` stored in BAAS_HOME.
+
+      A stored guest (anonymous) session is not replaced without --force: nothing can
+      sign in to that account again, so replacing it discards it and its document for
+      good. Keep it with `baas account link --email E` (or --username U) first.
 
       options:
         --code C              the 6-digit code
         --verification-id ID  the verification ID (default: the pending one)
+        --force               replace a guest's session (a warning names what is discarded)
         --json                print {"user":{...}} or {"error":{...}}
       """,
-    spec: OptionSpec(valued: ["code", "verification-id"], flags: ["json"]),
+    spec: OptionSpec(valued: ["code", "verification-id"], flags: ["force", "json"]),
     run: { options, context in
       guard let code = options.value("code") else {
         throw UsageError("--code is required", command: "phone verify")
@@ -116,6 +122,8 @@ enum PhoneCommands {
           let configuration = try context.configuration()
           try UserBackends.checkStateDirectoryWritable(for: configuration)
           let backend = try context.make(configuration)
+          try await GuestSession.check(
+            context, command: "phone verify", force: options.has("force"))
           var verificationID = options.value("verification-id")
           if verificationID == nil {
             verificationID = try await UserBackends.sessionStore(for: configuration).load()
