@@ -158,6 +158,11 @@ final class Database: @unchecked Sendable {
   private let handle: OpaquePointer
   private var statements: [String: Statement] = [:]
 
+  /// Milliseconds a statement waits for another connection's lock: 5,000. SQLite's busy
+  /// handler sleeps the calling thread meanwhile, so async callers run statements off the
+  /// cooperative pool (``UserStore/waitingOffPool(_:)``).
+  static let defaultBusyTimeout: Int32 = 5_000
+
   /// `true` when the database is a file (not `":memory:"`, a temporary or a URI database).
   let isFile: Bool
 
@@ -168,7 +173,7 @@ final class Database: @unchecked Sendable {
   ///
   /// - Parameter busyTimeout: milliseconds to wait for another process's lock.
   /// - Throws: ``SQLiteError``.
-  init(path: String, busyTimeout: Int32 = 5_000) throws {
+  init(path: String, busyTimeout: Int32 = defaultBusyTimeout) throws {
     isFile = path != ":memory:" && !path.isEmpty && !path.hasPrefix("file:")
     if isFile {
       // The file holds password hashes: create it owner-only (SQLite gives its -wal and

@@ -16,7 +16,10 @@ import UserBackendKit
 /// new hashes while old ones keep verifying. Refresh and session tokens are random
 /// (32 bytes, base64url) and only their SHA-256 is stored.
 ///
-/// All methods are synchronous and thread-safe; password hashing runs outside the lock.
+/// All methods are synchronous and thread-safe; password hashing runs outside the lock. A
+/// file store's statements may wait (up to the 5 s busy timeout) for another process's
+/// lock on the calling thread: async code calls them through ``waitingOffPool(_:)``, so
+/// the wait never holds a thread of the cooperative pool.
 public final class UserStore: Sendable {
   let database: LockedValue<Database>
   /// PBKDF2 rounds for new password hashes.
@@ -53,14 +56,31 @@ public final class UserStore: Sendable {
   ///   application's SQLite file or a file that is not SQLite;
   ///   ``UserStoreError/database(message:)`` when the file cannot be opened or the schema
   ///   cannot be created.
-  public init(
+  ///
+  /// Synchronous: opening a file may wait for other connections (see above) on the calling
+  /// thread; async callers use ``open(path:passwordHashIterations:phoneCodeLifetime:clock:randomness:)``,
+  /// which waits off the cooperative pool.
+  public convenience init(
     path: String = ":memory:", passwordHashIterations: Int = 10_000,
     phoneCodeLifetime: TimeInterval = 300, clock: any AuthClock = SystemClock(),
     randomness: UserStoreRandomness = .system
   ) throws {
+    try self.init(
+      path: path, passwordHashIterations: passwordHashIterations,
+      phoneCodeLifetime: phoneCodeLifetime, clock: clock, randomness: randomness,
+      busyTimeout: Database.defaultBusyTimeout)
+  }
+
+  /// The public initializer with the busy timeout (milliseconds a statement waits for
+  /// another connection's lock) as a parameter: tests that hold a lock longer than the
+  /// default 5 s, on a loaded machine, give their store more.
+  init(
+    path: String, passwordHashIterations: Int, phoneCodeLifetime: TimeInterval,
+    clock: any AuthClock, randomness: UserStoreRandomness, busyTimeout: Int32
+  ) throws {
     let connection: Database
     do {
-      connection = try Database(path: path)
+      connection = try Database(path: path, busyTimeout: busyTimeout)
       try UserStoreSchema.prepare(connection, path: path)
     } catch let error as UserStoreFileError {
       throw error

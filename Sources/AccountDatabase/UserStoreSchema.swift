@@ -164,7 +164,11 @@ enum UserStoreSchema {
   /// the start, pausing 1 ms doubling to 100 ms, for at most ``openingRetryLimit``. The
   /// pause sleeps the calling thread, as SQLite's own busy handler does for every
   /// statement of this synchronous store; it happens only while other connections open
-  /// or migrate the same file.
+  /// or migrate the same file. Async code opens a file through
+  /// ``UserStore/open(path:passwordHashIterations:phoneCodeLifetime:clock:randomness:)``,
+  /// which runs this on the store's dispatch queue: never on a cooperative thread.
+  /// (Decision: not a `Task.sleep` retry: the opening is synchronous all the way down, the
+  /// initializer included, and one hop for the whole opening keeps it so.)
   ///
   /// - Parameter path: the file, for errors.
   /// - Throws: ``UserStoreFileError`` for a newer, foreign or non-SQLite file (nothing

@@ -106,17 +106,22 @@ public struct BackendEmulator: Sendable {
       if !guarded { refusal.headerFields["Access-Control-Allow-Origin"] = "*" }
       return refusal
     }
-    if guarded, let answer = adminAnswer(request) { return answer }
-    if request.method == .options {
-      return guarded ? HTTPResponse(status: 204) : Self.preflight(request)
-    }
-    var response =
-      NCMBHandler.handles(request)
-      ? await ncmb.handle(request)
-      : FirestoreHandler.handles(request)
-        ? await firestore.handle(request) : await firebase.handle(request)
+    if request.method == .options, !guarded { return Self.preflight(request) }
+    // One hop off the cooperative pool for a file store (its statements may wait for
+    // another process's lock): the page, admin calls and the protocol handlers alike.
+    var response = await store.waitingOffPool { [self] in answer(request, guarded: guarded) }
     if !guarded { response.headerFields["Access-Control-Allow-Origin"] = "*" }
     return response
+  }
+
+  /// The answer of the page and admin calls, or of the protocol handler for `request`, on
+  /// the calling thread.
+  private func answer(_ request: HTTPRequest, guarded: Bool) -> HTTPResponse {
+    if guarded, let answer = adminAnswer(request) { return answer }
+    if request.method == .options { return HTTPResponse(status: 204) }
+    return NCMBHandler.handles(request)
+      ? ncmb.answer(request)
+      : FirestoreHandler.handles(request) ? firestore.answer(request) : firebase.answer(request)
   }
 
   /// The answer to a CORS preflight: any origin, the usual methods, the requested headers.

@@ -35,7 +35,7 @@ extension FakeUserBackend {
     let update = try CredentialValidation.validateProfileUpdate(
       displayName: displayName, photoURL: photoURL)
     return try await withExclusiveCaller { session async throws(UserBackendError) -> User in
-      let record = try await storeCall(for: session) {
+      let record = try await storeCall(for: session) { store in
         try store.updateProfile(
           userID: session.user.id, displayName: update.displayName, photoURL: update.photoURL)
       }
@@ -53,13 +53,15 @@ extension FakeUserBackend {
   public func updatePassword(_ newPassword: String) async throws(UserBackendError) {
     try CredentialValidation.validatePasswordChange(newPassword)
     try await withExclusiveCaller { session async throws(UserBackendError) in
-      try requireRecentSignIn(session)
-      try await storeCall(for: session) {
+      try await requireRecentSignIn(session)
+      try await storeCall(for: session) { store in
         try store.updatePassword(userID: session.user.id, to: newPassword)
       }
       let record = try await currentRecord(of: session)
-      let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
-      let fresh = try Self.storeCall { try store.user(id: record.id) } ?? record
+      let refreshToken = try await storeCall { store in
+        try store.issueRefreshToken(userID: record.id)
+      }
+      let fresh = try await storeCall { store in try store.user(id: record.id) } ?? record
       try await replace(
         session, with: makeSession(for: fresh.user, refreshToken: refreshToken, isNewUser: false))
     }
@@ -75,8 +77,8 @@ extension FakeUserBackend {
   public func updateEmail(_ newEmail: String) async throws(UserBackendError) -> User {
     let email = try CredentialValidation.validateEmailChange(newEmail)
     return try await withExclusiveCaller { session async throws(UserBackendError) -> User in
-      try requireRecentSignIn(session)
-      let record = try await storeCall(for: session) {
+      try await requireRecentSignIn(session)
+      let record = try await storeCall(for: session) { store in
         try store.updateEmail(userID: session.user.id, to: email)
       }
       try await replace(
@@ -94,7 +96,7 @@ extension FakeUserBackend {
   ///   `.invalidInput(field: "email")` (the user has no email), `.server`.
   public func sendEmailVerification() async throws(UserBackendError) {
     let session = try await callerSession()
-    _ = try await storeCall(for: session) {
+    _ = try await storeCall(for: session) { store in
       try store.issueOutOfBandCode(.verifyEmail, userID: session.user.id)
     }
   }
@@ -106,7 +108,7 @@ extension FakeUserBackend {
   ///   `INVALID_OOB_CODE`; expired: `EXPIRED_OOB_CODE`), `.userDisabled`, `.server`.
   public func applyEmailVerification(code: String) async throws(UserBackendError) {
     let code = try CredentialValidation.validateOutOfBandCode(code)
-    let record = try Self.outOfBandCall { try store.applyEmailVerification(code: code) }
+    let record = try await outOfBandCall { store in try store.applyEmailVerification(code: code) }
     if let session = try await sessions.session(), session.user.id == record.id {
       try await replaceUser(in: session, with: record.user)
     }
@@ -123,7 +125,7 @@ extension FakeUserBackend {
   {
     let code = try CredentialValidation.validateOutOfBandCode(code)
     try CredentialValidation.validatePasswordChange(newPassword)
-    _ = try Self.outOfBandCall {
+    _ = try await outOfBandCall { store in
       try store.completePasswordReset(code: code, newPassword: newPassword)
     }
   }
@@ -141,7 +143,7 @@ extension FakeUserBackend {
     let valid = try CredentialValidation.validate(
       credential, forSignUp: false, capabilities: capabilities)
     let session = try await sessions.requireSession()
-    let record = try authenticate(valid)
+    let record = try await authenticate(valid)
     guard record.id == session.user.id else {
       throw UserBackendError(
         .userMismatch, backendCode: "USER_MISMATCH",
@@ -171,9 +173,13 @@ extension FakeUserBackend {
     case .username(let value): username = value
     }
     let record: UserRecord
+    let (linkedEmail, linkedUsername) = (email, username)
     do {
-      record = try store.linkPassword(
-        userID: session.user.id, email: email, username: username, password: valid.password)
+      record = try await offPool { store in
+        try store.linkPassword(
+          userID: session.user.id, email: linkedEmail, username: linkedUsername,
+          password: valid.password)
+      }
     } catch UserStoreError.notAnonymous {
       throw UserBackendError(
         .invalidInput(field: "credential", reason: "the signed-in user is not anonymous"))
@@ -202,8 +208,8 @@ extension FakeUserBackend {
 
   /// `.requiresRecentLogin` unless the session's sign-in is at most
   /// ``recentLoginWindow`` seconds old.
-  func requireRecentSignIn(_ session: AuthSession) throws(UserBackendError) {
-    let authenticatedAt = try Self.storeCall {
+  func requireRecentSignIn(_ session: AuthSession) async throws(UserBackendError) {
+    let authenticatedAt = try await storeCall { store in
       try store.authenticationTime(refreshToken: session.refreshToken ?? "")
     }
     guard let authenticatedAt,
@@ -218,10 +224,11 @@ extension FakeUserBackend {
 
   /// Records a `PASSWORD_RESET` code when an account has `email` (nothing otherwise, and
   /// no error, so the answer does not reveal which emails have accounts).
-  func issuePasswordResetCode(email: String) throws(UserBackendError) {
-    guard let user = try Self.storeCall({ try store.user(email: email) }), !user.disabled
+  func issuePasswordResetCode(email: String) async throws(UserBackendError) {
+    guard let user = try await storeCall({ store in try store.user(email: email) }), !user.disabled
     else { return }
-    _ = try Self.storeCall { try store.issueOutOfBandCode(.passwordReset, userID: user.id) }
+    _ = try await storeCall { store in try store.issueOutOfBandCode(.passwordReset, userID: user.id)
+    }
   }
 
   /// The account of `session` from the store; a deleted or disabled account clears the
@@ -229,7 +236,7 @@ extension FakeUserBackend {
   private func currentRecord(of session: AuthSession) async throws(UserBackendError)
     -> UserRecord
   {
-    let record = try Self.storeCall { try store.user(id: session.user.id) }
+    let record = try await storeCall { store in try store.user(id: session.user.id) }
     guard let record, !record.disabled else {
       try await sessions.revoke(session)
       throw UserBackendError(
@@ -240,11 +247,11 @@ extension FakeUserBackend {
 
   /// Runs a store call for the account of `session`: an unknown account clears the
   /// session (`.sessionExpired`), `EMAIL_EXISTS` is `.accountAlreadyExists`.
-  private func storeCall<T>(for session: AuthSession, _ body: () throws -> T)
-    async throws(UserBackendError) -> T
-  {
+  private func storeCall<T: Sendable>(
+    for session: AuthSession, _ body: @escaping @Sendable (UserStore) throws -> T
+  ) async throws(UserBackendError) -> T {
     do {
-      return try body()
+      return try await offPool(body)
     } catch UserStoreError.userNotFound {
       try await sessions.revoke(session)
       throw UserBackendError(.sessionExpired, backendCode: "USER_NOT_FOUND")
@@ -258,9 +265,11 @@ extension FakeUserBackend {
   }
 
   /// Runs a store call that uses an out-of-band code, mapping the code errors.
-  private static func outOfBandCall<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
+  private func outOfBandCall<T: Sendable>(_ body: @escaping @Sendable (UserStore) throws -> T)
+    async throws(UserBackendError) -> T
+  {
     do {
-      return try body()
+      return try await offPool(body)
     } catch UserStoreError.invalidOutOfBandCode {
       throw UserBackendError(
         .invalidInput(field: "code", reason: "is unknown or was already used"),
@@ -269,7 +278,7 @@ extension FakeUserBackend {
       throw UserBackendError(
         .invalidInput(field: "code", reason: "has expired"), backendCode: "EXPIRED_OOB_CODE")
     } catch {
-      throw mapped(error)
+      throw Self.mapped(error)
     }
   }
 

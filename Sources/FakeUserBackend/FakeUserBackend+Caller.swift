@@ -51,16 +51,18 @@ extension FakeUserBackend {
     _ session: AuthSession, refresh: () async throws(UserBackendError) -> AuthSession
   ) async throws(UserBackendError) -> AuthSession {
     var session = session
-    var caller = try Self.storeCall {
-      try store.userID(forRefreshToken: session.refreshToken ?? "")
-    }
+    let token = session.refreshToken ?? ""
+    var caller = try await storeCall { store in try store.userID(forRefreshToken: token) }
     if caller == nil {
       // The account is gone (with its tokens): the operation itself reports that, as
       // it always has (`USER_NOT_FOUND`); there is nobody else's data to reach.
       let user = session.user.id
-      guard try Self.storeCall({ try store.user(id: user) }) != nil else { return session }
+      guard try await storeCall({ store in try store.user(id: user) }) != nil else {
+        return session
+      }
       session = try await refresh()
-      caller = try Self.storeCall { try store.userID(forRefreshToken: session.refreshToken ?? "") }
+      let refreshed = session.refreshToken ?? ""
+      caller = try await storeCall { store in try store.userID(forRefreshToken: refreshed) }
     }
     guard let caller else {
       throw UserBackendError(.sessionExpired, backendCode: "INVALID_REFRESH_TOKEN")

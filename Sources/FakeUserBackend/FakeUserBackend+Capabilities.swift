@@ -9,7 +9,7 @@ extension FakeUserBackend {
   /// is `true`.
   /// - Throws: ``UserBackendError`` `.server` (`DATABASE_ERROR`).
   public func signInAnonymously() async throws(UserBackendError) -> AuthSession {
-    let record = try Self.storeCall {
+    let record = try await storeCall { store in
       try store.createUser(NewUser(provider: "anonymous", isAnonymous: true))
     }
     return try await startSession(for: record, isNewUser: true)
@@ -26,7 +26,7 @@ extension FakeUserBackend {
   ///   is `+` and 8–15 digits; `.server`; `.misconfigured` (session store).
   public func startPhoneVerification(phoneNumber: String) async throws(UserBackendError) -> String {
     let number = try CredentialValidation.validatePhoneNumber(phoneNumber)
-    let verification = try Self.storeCall {
+    let verification = try await storeCall { store in
       try store.startPhoneVerification(phoneNumber: number)
     }
     let pending = PendingPhoneVerification(
@@ -66,7 +66,9 @@ extension FakeUserBackend {
     }
     let phoneNumber: String
     do {
-      phoneNumber = try store.completePhoneVerification(verificationID: verificationID, code: code)
+      phoneNumber = try await offPool { store in
+        try store.completePhoneVerification(verificationID: verificationID, code: code)
+      }
     } catch UserStoreError.invalidVerificationCode {
       throw UserBackendError(
         .invalidCredentials, backendCode: "INVALID_CODE",
@@ -82,8 +84,8 @@ extension FakeUserBackend {
     } catch {
       throw Self.mapped(error)
     }
-    let (record, isNew) = try findOrCreate(
-      lookup: { try store.user(phoneNumber: phoneNumber) },
+    let (record, isNew) = try await findOrCreate(
+      lookup: { store in try store.user(phoneNumber: phoneNumber) },
       create: NewUser(phoneNumber: phoneNumber, provider: "phone"))
     guard !record.disabled else { throw Self.disabled }
     return try await startSession(for: record, isNewUser: isNew, completing: verificationID)
@@ -122,8 +124,8 @@ extension FakeUserBackend {
     let email = token.stringClaim("email").flatMap { try? CredentialValidation.validateEmail($0) }
     let (record, isNew): (UserRecord, Bool)
     do {
-      (record, isNew) = try findOrCreate(
-        lookup: { try store.user(provider: provider, subject: subject) },
+      (record, isNew) = try await findOrCreate(
+        lookup: { store in try store.user(provider: provider, subject: subject) },
         create: NewUser(email: email, provider: provider, providerSubject: subject))
     } catch  where error.backendCode == "EMAIL_EXISTS" {
       throw UserBackendError(
@@ -170,8 +172,8 @@ extension FakeUserBackend {
   ///   `.server`.
   public func sendPasswordReset(email: String) async throws(UserBackendError) {
     let canonical = try CredentialValidation.validateEmail(email)
-    try Self.storeCall { try store.recordPasswordResetRequest(email: canonical) }
-    try issuePasswordResetCode(email: canonical)
+    try await storeCall { store in try store.recordPasswordResetRequest(email: canonical) }
+    try await issuePasswordResetCode(email: canonical)
   }
 
   /// Deletes the signed-in account (and its tokens), clears the session and publishes
@@ -181,27 +183,38 @@ extension FakeUserBackend {
   ///   `.requiresRecentLogin`, `.server`.
   public func deleteAccount() async throws(UserBackendError) {
     let session = try await callerSession()
-    try requireRecentSignIn(session)
-    _ = try Self.storeCall { try store.deleteUser(id: session.user.id) }
+    try await requireRecentSignIn(session)
+    _ = try await storeCall { store in try store.deleteUser(id: session.user.id) }
     try await sessions.signOut(session)
   }
 
   // MARK: - Helpers
 
   /// The account `lookup` finds, else a new one from `create`; a concurrent creation of
-  /// the same account (the UNIQUE index refuses ours) falls back to the lookup.
-  func findOrCreate(lookup: () throws -> UserRecord?, create: NewUser) throws(UserBackendError) -> (
-    UserRecord, Bool
-  ) {
-    if let existing = try Self.storeCall(lookup) { return (existing, false) }
+  /// the same account (the UNIQUE index refuses ours) falls back to the lookup. One hop
+  /// off the cooperative pool for a file store.
+  func findOrCreate(
+    lookup: @escaping @Sendable (UserStore) throws -> UserRecord?, create: NewUser
+  ) async throws(UserBackendError) -> (UserRecord, Bool) {
+    let store = self.store
+    return try await store.waitingOffPool { () throws(UserBackendError) -> (UserRecord, Bool) in
+      try Self.findOrCreate(in: store, lookup: lookup, create: create)
+    }
+  }
+
+  /// ``findOrCreate(lookup:create:)`` on the calling thread.
+  private static func findOrCreate(
+    in store: UserStore, lookup: (UserStore) throws -> UserRecord?, create: NewUser
+  ) throws(UserBackendError) -> (UserRecord, Bool) {
+    if let existing = try storeCall({ try lookup(store) }) { return (existing, false) }
     do {
       return (try store.createUser(create), true)
     } catch UserStoreError.duplicate(let field) {
-      if let existing = try Self.storeCall(lookup) { return (existing, false) }
+      if let existing = try storeCall({ try lookup(store) }) { return (existing, false) }
       throw UserBackendError(
         .accountAlreadyExists, backendCode: field == "email" ? "EMAIL_EXISTS" : "ACCOUNT_EXISTS")
     } catch {
-      throw Self.mapped(error)
+      throw mapped(error)
     }
   }
 }

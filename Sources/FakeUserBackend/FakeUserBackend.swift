@@ -25,7 +25,9 @@ import UserBackendKit
 ///
 /// Errors of the ``UserBackendKit/SessionStore`` (disk I/O) are `.misconfigured` naming the
 /// store (see ``UserBackendKit/SessionEngine``). Store calls are synchronous (SQLite,
-/// PBKDF2) and run on the caller's task.
+/// PBKDF2): on an in-memory store they run on the caller's task; on a file store, whose
+/// statements may wait for another process's lock, on the store's dispatch queue
+/// (``AccountDatabase/UserStore/waitingOffPool(_:)``), never on a cooperative thread.
 public final class FakeUserBackend: UserBackend {
   /// `"fake"`.
   public let backendID = "fake"
@@ -129,8 +131,9 @@ public final class FakeUserBackend: UserBackend {
     case .username(let username): new.username = username
     }
     let record: UserRecord
+    let newUser = new
     do {
-      record = try store.createUser(new)
+      record = try await offPool { store in try store.createUser(newUser) }
     } catch UserStoreError.duplicate(let field) {
       throw UserBackendError(
         .accountAlreadyExists, backendCode: field == "email" ? "EMAIL_EXISTS" : "USERNAME_EXISTS",
@@ -151,18 +154,29 @@ public final class FakeUserBackend: UserBackend {
   {
     let valid = try CredentialValidation.validate(
       credential, forSignUp: false, capabilities: capabilities)
-    let record = try authenticate(valid)
+    let record = try await authenticate(valid)
     return try await startSession(for: record, isNewUser: false)
   }
 
   /// The account a validated password credential names, when the password matches; the
   /// one check behind ``signIn(_:)``, ``reauthenticate(_:)``. An unknown account still
   /// costs a password hash, so it cannot be told apart by timing; a disabled account is
-  /// reported only to a caller with the right password.
+  /// reported only to a caller with the right password. One hop off the cooperative pool
+  /// for a file store (``AccountDatabase/UserStore/waitingOffPool(_:)``).
   /// - Throws: `.invalidCredentials` (`INVALID_LOGIN_CREDENTIALS`), `.userDisabled`,
   ///   `.server` for a store failure.
-  func authenticate(_ valid: PasswordCredential) throws(UserBackendError) -> UserRecord {
-    let found = try Self.storeCall {
+  func authenticate(_ valid: PasswordCredential) async throws(UserBackendError) -> UserRecord {
+    let store = self.store
+    return try await store.waitingOffPool { () throws(UserBackendError) -> UserRecord in
+      try Self.authenticate(valid, in: store)
+    }
+  }
+
+  /// ``authenticate(_:)`` on the calling thread.
+  private static func authenticate(_ valid: PasswordCredential, in store: UserStore)
+    throws(UserBackendError) -> UserRecord
+  {
+    let found = try storeCall {
       switch valid.identifier {
       case .email(let email): try store.user(email: email)
       case .username(let username): try store.user(username: username)
@@ -178,7 +192,7 @@ public final class FakeUserBackend: UserBackend {
     } catch UserStoreError.userNotFound {
       matches = false
     } catch {
-      throw Self.mapped(error)
+      throw mapped(error)
     }
     guard matches else { throw Self.invalidLogin }
     guard !record.disabled else { throw Self.disabled }
@@ -234,7 +248,9 @@ public final class FakeUserBackend: UserBackend {
 
   /// ``rotate(_:)`` as the session engine takes it.
   var exchanger: @Sendable (AuthSession) async throws(UserBackendError) -> SessionRefreshOutcome {
-    { [self] current throws(UserBackendError) -> SessionRefreshOutcome in try rotate(current) }
+    { [self] current throws(UserBackendError) -> SessionRefreshOutcome in
+      try await store.waitingOffPool { [self] () throws(UserBackendError) in try rotate(current) }
+    }
   }
 
   /// Issues tokens for `record`, stores the session (dropping the pending verification
@@ -242,9 +258,10 @@ public final class FakeUserBackend: UserBackend {
   func startSession(
     for record: UserRecord, isNewUser: Bool, completing verificationID: String? = nil
   ) async throws(UserBackendError) -> AuthSession {
-    let refreshToken = try Self.storeCall { try store.issueRefreshToken(userID: record.id) }
+    let refreshToken = try await storeCall { store in try store.issueRefreshToken(userID: record.id)
+    }
     // Re-read: the sign-in stamped `lastSignInAt`.
-    let signedIn = try Self.storeCall { try store.user(id: record.id) } ?? record
+    let signedIn = try await storeCall { store in try store.user(id: record.id) } ?? record
     let session = makeSession(
       for: signedIn.user, refreshToken: refreshToken, isNewUser: isNewUser)
     try await sessions.signIn(session, completing: verificationID)
@@ -308,7 +325,27 @@ public final class FakeUserBackend: UserBackend {
   static let disabled = UserBackendError(
     .userDisabled, backendCode: "USER_DISABLED", message: "The account is disabled.")
 
-  /// Runs a store call, mapping its errors with ``mapped(_:)``.
+  /// Runs `body` with the store where a wait for another process's lock on a file store
+  /// holds no cooperative thread (``UserStore/waitingOffPool(_:)``); errors unmapped.
+  func offPool<T: Sendable>(_ body: @escaping @Sendable (UserStore) throws -> T) async throws
+    -> T
+  {
+    let store = self.store
+    return try await store.waitingOffPool { try body(store) }
+  }
+
+  /// ``offPool(_:)``, mapping its errors with ``mapped(_:)``.
+  func storeCall<T: Sendable>(_ body: @escaping @Sendable (UserStore) throws -> T)
+    async throws(UserBackendError) -> T
+  {
+    do {
+      return try await offPool(body)
+    } catch {
+      throw Self.mapped(error)
+    }
+  }
+
+  /// Runs a store call on the calling thread, mapping its errors with ``mapped(_:)``.
   static func storeCall<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
     do {
       return try body()

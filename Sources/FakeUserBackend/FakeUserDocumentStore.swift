@@ -33,7 +33,7 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   public func document(userID: String?) async throws(UserBackendError) -> UserDocument? {
     try Self.check(userID)
     let owner = try await ownerID(userID)
-    return try call { try backend.store.document(userID: owner)?.userDocument }
+    return try await call { store in try store.document(userID: owner)?.userDocument }
   }
 
   /// Creates the document unless it exists (atomically in the store).
@@ -45,8 +45,8 @@ public struct FakeUserDocumentStore: UserDocumentStore {
     try DocumentValidation.validateCreate(
       fields, reserved: DocumentValidation.reservedFieldNames)
     let owner = try await ownerID(userID)
-    let result = try call {
-      try backend.store.createDocumentIfAbsent(userID: owner, fields: fields)
+    let result = try await call { store in
+      try store.createDocumentIfAbsent(userID: owner, fields: fields)
     }
     return DocumentCreation(document: result.document.userDocument, created: result.created)
   }
@@ -60,8 +60,8 @@ public struct FakeUserDocumentStore: UserDocumentStore {
     try DocumentValidation.validateUpdate(
       setting: fields, removing: removing, reserved: DocumentValidation.reservedFieldNames)
     let owner = try await ownerID(userID)
-    return try call {
-      try backend.store.updateDocument(userID: owner, setting: fields, removing: removing)
+    return try await call { store in
+      try store.updateDocument(userID: owner, setting: fields, removing: removing)
         .userDocument
     }
   }
@@ -71,7 +71,7 @@ public struct FakeUserDocumentStore: UserDocumentStore {
   public func deleteDocument(userID: String?) async throws(UserBackendError) {
     try Self.check(userID)
     let owner = try await ownerID(userID)
-    _ = try call { try backend.store.deleteDocument(userID: owner) }
+    _ = try await call { store in try store.deleteDocument(userID: owner) }
   }
 
   /// A given user ID checked with the shared rule
@@ -91,9 +91,13 @@ public struct FakeUserDocumentStore: UserDocumentStore {
     return session.user.id
   }
 
-  private func call<T>(_ body: () throws -> T) throws(UserBackendError) -> T {
+  /// Runs `body` with the store, off the cooperative pool for a file store
+  /// (``AccountDatabase/UserStore/waitingOffPool(_:)``), mapping its errors.
+  private func call<T: Sendable>(_ body: @escaping @Sendable (UserStore) throws -> T)
+    async throws(UserBackendError) -> T
+  {
     do {
-      return try body()
+      return try await backend.offPool(body)
     } catch DocumentStoreError.noSuchAccount {
       throw UserBackendError(.sessionExpired, backendCode: "USER_NOT_FOUND")
     } catch {

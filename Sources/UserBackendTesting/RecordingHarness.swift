@@ -80,7 +80,7 @@ public struct RecordingHarness: ContractHarness {
       wrapping: transport, backend: configuration.backend.rawValue, contract: contract.name,
       rules: rules, secrets: UserBackends.secrets(of: configuration) + Self.passwords(in: contract),
       clock: start, seed: UInt64.random(in: 0...UInt64.max), provenance: provenance)
-    let probe = try UserBackends.make(
+    let probe = try await UserBackends.make(
       from: configuration, transport: recorder, sessionStore: InMemorySessionStore(),
       clock: clock)
     return RecordingEnvironment(
@@ -129,7 +129,7 @@ struct RecordingEnvironment: ContractEnvironment {
   var clock: ManualClock? { nil }
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
-    try UserBackends.make(
+    try await UserBackends.make(
       from: configuration, transport: WitnessingTransport(wrapped: recorder, witness: witness),
       sessionStore: sessionStore, clock: backendClock)
   }

@@ -38,11 +38,11 @@ public enum UserBackends {
   ///   directory or an unopenable fake database; the backend's own initialisation errors.
   public static func make(
     from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil
-  ) throws -> any UserBackend {
+  ) async throws -> any UserBackend {
     // The settings first: a missing key is the problem to report, before the state
     // directory's permissions.
     try configuration.validate()
-    return try make(
+    return try await make(
       from: configuration, transport: transport,
       sessionStore: try self.sessionStore(for: configuration))
   }
@@ -71,11 +71,12 @@ public enum UserBackends {
   public static func make(
     from configuration: BackendConfiguration, transport: (any HTTPTransport)? = nil,
     sessionStore: any SessionStore, clock: any AuthClock = SystemClock()
-  ) throws -> any UserBackend {
+  ) async throws -> any UserBackend {
     try configuration.validate()
     switch configuration.backend {
     case .fake:
-      return FakeUserBackend(store: try fakeStore(for: configuration), sessionStore: sessionStore)
+      return FakeUserBackend(
+        store: try await fakeStore(for: configuration), sessionStore: sessionStore)
     case .firebase:
       return try FirebaseUserBackend(
         configuration: FirebaseConfiguration(
@@ -186,12 +187,12 @@ public enum UserBackends {
   /// (``StatePermissions``).
   /// - Throws: ``BackendConfigurationError`` naming `BAAS_HOME` when the directory cannot
   ///   be created or the database cannot be opened (with SQLite's reason).
-  public static func fakeStore(for configuration: BackendConfiguration) throws -> UserStore {
+  public static func fakeStore(for configuration: BackendConfiguration) async throws -> UserStore {
     let directory = try createdStateDirectory(for: configuration)
     let path = directory.appendingPathComponent("fake.sqlite").path
     try StatePermissions.checkDatabase(path)
     do {
-      return try openUserStore(atPath: path)
+      return try await openUserStore(atPath: path)
     } catch {
       throw BackendConfigurationError.localState(
         error, file: "the fake's database", action: "open", path: path) ?? error
@@ -205,11 +206,13 @@ public enum UserBackends {
   /// (stored hashes keep their own count). A path that exists and is not a regular file
   /// (a FIFO, a device, a directory) is refused without blocking, and so is a file of
   /// another user (`LocalFileTrust`; callers check the `-wal` and `-shm` files first with
-  /// ``StatePermissions/checkDatabase(_:setting:name:)``).
+  /// ``StatePermissions/checkDatabase(_:setting:name:)``). The file is opened with
+  /// `UserStore.open`, off the cooperative pool: the first open of a new file may wait
+  /// for other processes creating it.
   /// - Throws: the store's `UserStoreError`; `BoundedFileRead.NotRegularFile`;
   ///   `LocalFileTrust.ForeignOwner`.
   public static func openUserStore(atPath path: String, passwordHashIterations: Int = 10_000)
-    throws -> UserStore
+    async throws -> UserStore
   {
     if path != ":memory:" {
       // Non-blocking, then fstat: a FIFO (or a link to a device) is refused at once, never
@@ -225,7 +228,7 @@ public enum UserBackends {
         try LocalFileTrust.checkOwner(status, path: path)
       }
     }
-    return try UserStore(path: path, passwordHashIterations: passwordHashIterations)
+    return try await UserStore.open(path: path, passwordHashIterations: passwordHashIterations)
   }
 
   /// The session-file namespace, one per backend and server, so switching backends,

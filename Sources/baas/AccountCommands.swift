@@ -82,7 +82,7 @@ enum AccountCommands {
         return await reportResult(
           json: options.has("json"), context: context,
           {
-            let backend = try context.makeBackendForSignIn(offering: required)
+            let backend = try await context.makeBackendForSignIn(offering: required)
             try await GuestSession.check(context, command: "signin", force: options.has("force"))
             let user = try await backend.signInAnonymously().user
             return try await SignInOutcome.make(user, backend: backend, ensureDocument: ensure)
@@ -154,7 +154,7 @@ enum AccountCommands {
           Console.out(session.bearerToken)
           return .success
         }
-        let backend = try context.make(configuration)
+        let backend = try await context.make(configuration)
         // A backend without token refresh (NCMB) would hand back the same token.
         if refresh && !backend.capabilities.contains(.tokenRefresh) {
           throw UserBackendError(.unsupported(capability: .tokenRefresh))
@@ -188,7 +188,7 @@ enum AccountCommands {
       return await report(
         json: options.has("json"), context: context,
         {
-          let backend = try context.makeBackend()
+          let backend = try await context.makeBackend()
           // Read locally (no network), also from a session file baas does not use for its
           // permissions; another session file that cannot be read is signed out as before.
           try await GuestSession.check(context, command: "signout", force: options.has("force"))
@@ -287,7 +287,7 @@ enum AccountCommands {
     // would be discarded is reported at once instead of after a prompt.
     let backend: any UserBackend
     do {
-      backend = try context.makeBackendForSignIn(offering: capabilities)
+      backend = try await context.makeBackendForSignIn(offering: capabilities)
       if storesNewSession {
         try await GuestSession.check(context, command: command, force: options.has("force"))
       }
@@ -307,29 +307,31 @@ enum AccountCommands {
 extension Context {
   /// The backend the configuration selects.
   /// - Throws: `BackendConfigurationError` or the backend's initialisation error.
-  func makeBackend() throws -> any UserBackend {
-    try make(configuration())
+  func makeBackend() async throws -> any UserBackend {
+    try await make(configuration())
   }
 
   /// The backend, for a command that stores a new session: the state directory is checked
   /// first, so an unusable `BAAS_HOME` fails before the server creates anything.
   /// - Throws: `BackendConfigurationError` or the backend's initialisation error.
-  func makeBackendForSignIn() throws -> any UserBackend {
+  func makeBackendForSignIn() async throws -> any UserBackend {
     try UserBackends.checkStateDirectoryWritable(for: configuration())
-    return try makeBackend()
+    return try await makeBackend()
   }
 
   /// ``makeBackend()``, then checks that the backend offers each of `capabilities`, so an
   /// operation it lacks fails before any request (or password prompt).
   /// - Throws: as ``makeBackend()``, and ``UserBackendKit/UserBackendError`` with
   ///   `.unsupported(capability:)` naming the first capability missing.
-  func makeBackend(offering capabilities: [Capability]) throws -> any UserBackend {
-    try Self.checking(capabilities, of: makeBackend())
+  func makeBackend(offering capabilities: [Capability]) async throws -> any UserBackend {
+    try Self.checking(capabilities, of: await makeBackend())
   }
 
   /// ``makeBackendForSignIn()`` with the check of ``makeBackend(offering:)``.
-  func makeBackendForSignIn(offering capabilities: [Capability]) throws -> any UserBackend {
-    try Self.checking(capabilities, of: makeBackendForSignIn())
+  func makeBackendForSignIn(offering capabilities: [Capability]) async throws
+    -> any UserBackend
+  {
+    try Self.checking(capabilities, of: await makeBackendForSignIn())
   }
 
   /// `backend`, after checking it offers each of `capabilities`.

@@ -53,7 +53,7 @@ enum AccountManagementCommands {
       return await reportResult(
         json: options.has("json"), context: context,
         {
-          let backend = try context.makeBackend(offering: required)
+          let backend = try await context.makeBackend(offering: required)
           var user: User?
           if let email { user = try await backend.updateEmail(email) }
           if displayName != nil || photoURL != nil {
@@ -120,7 +120,7 @@ enum AccountManagementCommands {
       return await reportResult(
         json: options.has("json"), context: context,
         {
-          let backend = try context.makeBackend(offering: [.emailVerification])
+          let backend = try await context.makeBackend(offering: [.emailVerification])
           try await backend.sendEmailVerification()
           return try await backend.currentUser()
         }, jsonText: JSONOutput.user,
@@ -239,7 +239,7 @@ enum AccountManagementCommands {
     let json = options.has("json")
     let backend: any UserBackend
     do {
-      backend = try context.makeBackend(offering: [capability])
+      backend = try await context.makeBackend(offering: [capability])
     } catch {
       return context.fail(error, json: json)
     }

@@ -116,7 +116,7 @@ enum DocCommands {
         json: options.has("json"), context: context,
         { () async throws -> UserDocument? in
           // Read first: an update would create a missing document, an unset must not.
-          let documents = try store(context)
+          let documents = try await store(context)
           guard try await documents.document(userID: userID) != nil else { return nil }
           return try await documents.updateDocument(
             userID: userID, setting: [:], removing: names)
@@ -147,8 +147,8 @@ enum DocCommands {
     })
 
   /// The backend's document store, after checking it offers `userDocuments`.
-  private static func store(_ context: Context) throws -> any UserDocumentStore {
-    try context.makeBackend(offering: [.userDocuments]).userDocuments
+  private static func store(_ context: Context) async throws -> any UserDocumentStore {
+    try await context.makeBackend(offering: [.userDocuments]).userDocuments
   }
 
   /// `--user ID`, or `nil` for the signed-in user.

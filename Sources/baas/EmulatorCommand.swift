@@ -117,7 +117,8 @@ enum EmulatorCommand {
       }
       let store: UserStore
       do {
-        store = try UserBackends.openUserStore(atPath: dataPath, passwordHashIterations: hashCost)
+        store = try await UserBackends.openUserStore(
+          atPath: dataPath, passwordHashIterations: hashCost)
       } catch {
         var problem = "\(error)"
         if case UserStoreError.database(let message) = error { problem = message }

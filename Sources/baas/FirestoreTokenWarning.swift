@@ -37,8 +37,8 @@ enum FirestoreTokenWarning {
 extension Context {
   /// ``UserBackends/make(from:transport:)`` with this context's transport, after
   /// ``FirestoreTokenWarning``.
-  func make(_ configuration: BackendConfiguration) throws -> any UserBackend {
+  func make(_ configuration: BackendConfiguration) async throws -> any UserBackend {
     FirestoreTokenWarning.warnOnce(configuration)
-    return try UserBackends.make(from: configuration, transport: transport)
+    return try await UserBackends.make(from: configuration, transport: transport)
   }
 }

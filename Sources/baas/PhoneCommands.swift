@@ -38,14 +38,14 @@ enum PhoneCommands {
       let proof = try appVerification(options, context: context)
       do {
         let configuration = try context.configuration()
-        let backend = try context.make(configuration)
+        let backend = try await context.make(configuration)
         let verificationID = try await backend.startPhoneVerification(
           phoneNumber: phoneNumber, appVerification: proof)
         // The number the backend used (trimmed E.164), not the argument as typed.
         let number = (try? IdentifierCanonicalization.phoneNumber(phoneNumber)) ?? phoneNumber
         if configuration.backend == .fake,
-          let pending = try? UserBackends.fakeStore(for: configuration)
-            .pendingPhoneVerifications()
+          let store = try? await UserBackends.fakeStore(for: configuration),
+          let pending = try? await store.waitingOffPool({ try store.pendingPhoneVerifications() })
             .first(where: { $0.verificationID == verificationID })
         {
           Console.error("note: the fake backend sends no SMS; the code is \(pending.code)")

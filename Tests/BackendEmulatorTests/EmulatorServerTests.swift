@@ -158,7 +158,7 @@ struct EmulatorServerTests {
   func startErrors() throws {
     let server = EmulatorServer(port: 0, handler: echoHandler)
     _ = try server.start()
-    defer { server.stop() }
+    defer { stopInBackground(server) }
     #expect(throws: EmulatorServerError.alreadyStarted) { try server.start() }
     let invalid = EmulatorServer(port: 70_000, handler: echoHandler)
     #expect(throws: EmulatorServerError.invalidPort(70_000)) { try invalid.start() }
@@ -168,7 +168,7 @@ struct EmulatorServerTests {
   func portInUse() throws {
     let first = EmulatorServer(port: 0, handler: echoHandler)
     let port = try first.start()
-    defer { first.stop() }
+    defer { stopInBackground(first) }
     let second = EmulatorServer(port: port, handler: echoHandler)
     #expect(throws: EmulatorServerError.self) { try second.start() }
   }

@@ -15,7 +15,7 @@ struct EmulatorHostAgreementTests {
   ]
 
   @Test("FIREBASE_AUTH_EMULATOR_HOST and FIRESTORE_EMULATOR_HOST", arguments: hosts)
-  func agree(host: String) throws {
+  func agree(host: String) async throws {
     for variable in ["FIREBASE_AUTH_EMULATOR_HOST", "FIRESTORE_EMULATOR_HOST"] {
       let environment = [
         "HOME": "/home/u", "FIREBASE_API_KEY": "k", "FIREBASE_PROJECT_ID": "demo-p",
@@ -23,8 +23,10 @@ struct EmulatorHostAgreementTests {
       ]
       let configuration = try? BackendConfiguration.resolve(
         environment: environment, backend: "firebase")
-      let built = configuration.flatMap {
-        try? UserBackends.make(from: $0, sessionStore: InMemorySessionStore())
+      var built: (any UserBackend)?
+      if let configuration {
+        built = try? await UserBackends.make(
+          from: configuration, sessionStore: InMemorySessionStore())
       }
       let configured = configuration == nil ? "refused" : "accepted"
       let adapter = built == nil ? "refused" : "accepted"

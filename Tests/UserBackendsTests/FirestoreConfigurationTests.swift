@@ -14,13 +14,14 @@ struct FirestoreConfigurationTests {
   ]
 
   @Test("FIRESTORE_EMULATOR_HOST reaches the adapter's configuration")
-  func variable() throws {
+  func variable() async throws {
     var environment = self.environment
     environment["FIRESTORE_EMULATOR_HOST"] = "127.0.0.1:8080"
     let configuration = try BackendConfiguration.resolve(environment: environment)
     #expect(configuration.firebase.firestoreEmulatorHost == "127.0.0.1:8080")
     #expect(configuration.description.contains("firestoreEmulatorHost: 127.0.0.1:8080"))
-    let backend = try UserBackends.make(from: configuration, sessionStore: InMemorySessionStore())
+    let backend = try await UserBackends.make(
+      from: configuration, sessionStore: InMemorySessionStore())
     let firebase = try #require(backend as? FirebaseUserBackend)
     #expect(firebase.configuration.firestoreEmulatorHost == "127.0.0.1:8080")
     #expect(backend.capabilities.contains(.userDocuments))

@@ -12,11 +12,11 @@ struct MakeBackendTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let configuration = try BackendConfiguration.resolve(
       environment: ["BAAS_HOME": directory.path])
-    let first = try UserBackends.make(from: configuration)
+    let first = try await UserBackends.make(from: configuration)
     #expect(first.backendID == "fake")
     let session = try await first.signUp(.email("ada@example.com", password: "secret-pw-1"))
 
-    let second = try UserBackends.make(from: configuration)
+    let second = try await UserBackends.make(from: configuration)
     #expect(try await second.currentUser()?.id == session.user.id)
 
     for name in ["fake.sqlite", "fake.session.json"] {
@@ -53,16 +53,16 @@ struct MakeBackendTests {
       FileManager.default.temporaryDirectory
       .appendingPathComponent("MakeBackendTests-\(UUID().uuidString)").path
     let configuration = try BackendConfiguration.resolve(environment: environment)
-    let backend = try UserBackends.make(from: configuration)
+    let backend = try await UserBackends.make(from: configuration)
     #expect(backend.backendID == backendID)
     #expect(try await backend.currentUser() == nil)
   }
 
   @Test("an invalid configuration is rejected by make too")
-  func invalid() throws {
+  func invalid() async throws {
     let configuration = BackendConfiguration(backend: .firebase, home: "/tmp")
-    let error = try #require(throws: BackendConfigurationError.self) {
-      try UserBackends.make(from: configuration)
+    let error = try await #require(throws: BackendConfigurationError.self) {
+      try await UserBackends.make(from: configuration)
     }
     #expect(error.setting.contains("FIREBASE_API_KEY"))
   }

@@ -10,12 +10,13 @@ import UserBackends
 @Suite("UserBackends.openUserStore: the PBKDF2 cost", .timeLimit(.minutes(1)))
 struct OpenUserStoreCostTests {
   @Test("the given cost hashes new passwords; the default stays 10,000", arguments: [nil, 1, 42])
-  func cost(_ cost: Int?) throws {
+  func cost(_ cost: Int?) async throws {
     let store =
-      try cost.map {
-        try UserBackends.openUserStore(atPath: ":memory:", passwordHashIterations: $0)
+      if let cost {
+        try await UserBackends.openUserStore(atPath: ":memory:", passwordHashIterations: cost)
+      } else {
+        try await UserBackends.openUserStore(atPath: ":memory:")
       }
-      ?? UserBackends.openUserStore(atPath: ":memory:")
     let user = try store.createUser(NewUser(email: "a@example.com", password: "secret1"))
     let stored = try store.locked { db in
       try db.first("SELECT password_iterations FROM users WHERE id = ?", [.text(user.id)]) {

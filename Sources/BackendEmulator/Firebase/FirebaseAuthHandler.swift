@@ -57,7 +57,16 @@ public struct FirebaseAuthHandler: Sendable {
 
   /// Answers one request; never throws (errors are Firebase error envelopes). A path
   /// naming a project other than ``projectID`` is 404 `NOT_FOUND` naming the configured one.
+  ///
+  /// The store's calls run through ``AccountDatabase/UserStore/waitingOffPool(_:)``: on a
+  /// file store, whose statements may wait for another process's lock, off the
+  /// cooperative pool; on an in-memory one, inline.
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    await store.waitingOffPool { answer(request) }
+  }
+
+  /// ``handle(_:)`` on the calling thread.
+  func answer(_ request: HTTPRequest) -> HTTPResponse {
     if let refusal = ProjectScope.refusal(request, projectID: projectID) { return refusal }
     do {
       return try respond(to: request)

@@ -50,7 +50,16 @@ public struct FirestoreHandler: Sendable {
   /// Answers one request; never throws (errors are Firestore error bodies).
   /// A path naming a project other than ``projectID``, or a database other than
   /// `(default)`, is 404 `NOT_FOUND` naming the configured project.
+  ///
+  /// The store's calls run through ``AccountDatabase/UserStore/waitingOffPool(_:)``: on a
+  /// file store, whose statements may wait for another process's lock, off the
+  /// cooperative pool; on an in-memory one, inline.
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    await store.waitingOffPool { answer(request) }
+  }
+
+  /// ``handle(_:)`` on the calling thread.
+  func answer(_ request: HTTPRequest) -> HTTPResponse {
     if let refusal = ProjectScope.refusal(request, projectID: projectID) { return refusal }
     do {
       return try respond(to: request)

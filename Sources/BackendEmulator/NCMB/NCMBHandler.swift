@@ -54,7 +54,16 @@ public struct NCMBHandler: Sendable {
   /// Answers to authenticated requests carry `X-NCMB-Response-Signature` (`docs/wire/ncmb.md` §2,
   /// "Response signature"), computed for the host the client signed, except for the
   /// codes the service sends unsigned (`E404002`, `E404005`, `E405002`, `E415001`).
+  ///
+  /// The store's calls run through ``AccountDatabase/UserStore/waitingOffPool(_:)``: on a
+  /// file store, whose statements may wait for another process's lock, off the
+  /// cooperative pool; on an in-memory one, inline.
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    await store.waitingOffPool { answer(request) }
+  }
+
+  /// ``handle(_:)`` on the calling thread.
+  func answer(_ request: HTTPRequest) -> HTTPResponse {
     let signedHost: String
     do {
       signedHost = try authenticate(request)

@@ -181,7 +181,8 @@ struct EmulatorEnvironment: ContractEnvironment {
 }
 
 /// An ``BackendEmulator/EmulatorServer`` on an ephemeral loopback port for one run; stopped
-/// by ``stop()`` or, at the latest, when the lease is released.
+/// by `server.shutDown()` (``EmulatorEnvironment/finish(passed:)``) or, at the latest, when
+/// the lease is released.
 final class ServerLease: Sendable {
   let server: EmulatorServer
   /// The bound port.
@@ -201,8 +202,11 @@ final class ServerLease: Sendable {
     return components.url ?? URL(fileURLWithPath: "/")
   }
 
-  /// Stops the server (graceful; a second call does nothing).
-  func stop() { server.stop() }
-
-  deinit { server.stop() }
+  /// A run that ended without ``EmulatorEnvironment/finish(passed:)`` (a thrown error)
+  /// stops the server here: on a thread of its own, since the last reference may be
+  /// released on a cooperative thread and `stop()` waits up to the drain timeout.
+  deinit {
+    let server = self.server
+    Thread { server.stop() }.start()
+  }
 }

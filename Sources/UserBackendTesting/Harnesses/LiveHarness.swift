@@ -39,7 +39,7 @@ public struct LiveHarness: ContractHarness {
     -> any ContractEnvironment
   {
     let transport = NetworkTransport.standard()
-    let probe = try UserBackends.make(
+    let probe = try await UserBackends.make(
       from: configuration, transport: transport, sessionStore: InMemorySessionStore())
     return LiveEnvironment(
       configuration: configuration, transport: transport,
@@ -63,7 +63,7 @@ struct LiveEnvironment: ContractEnvironment {
   var clock: ManualClock? { nil }
 
   func makeBackend(sessionStore: any SessionStore) async throws -> any UserBackend {
-    try UserBackends.make(
+    try await UserBackends.make(
       from: configuration,
       transport: RefreshCountingTransport(
         wrapped: WitnessingTransport(wrapped: transport, witness: witness), counter: refreshes),
