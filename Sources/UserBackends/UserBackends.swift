@@ -15,7 +15,7 @@ import UserBackendKit
 /// Builds the configured ``UserBackendKit/UserBackend``:
 ///
 /// ```swift
-/// let backend = try UserBackends.make(from: .environment())
+/// let backend = try await UserBackends.make(from: .environment())
 /// ```
 public enum UserBackends {
   /// Builds the backend `configuration` selects, with a ``UserBackendKit/FileSessionStore``
