@@ -58,10 +58,12 @@ public struct TokenRejection: Error, Sendable, Hashable, CustomStringConvertible
   }
 
   /// A ``TokenRejectionReason/misconfigured`` rejection: `setting` cannot be used because
-  /// of `problem`. The detail reads `"<setting> <problem>"`.
+  /// of `problem`. The detail reads `"<setting>: <problem>"`, as every setting error of the
+  /// package does (`UserBackendError.misconfigured`, the `baas` configuration's errors):
+  /// a problem that is a sentence of its own (`the port must be …`) reads right too.
   public init(misconfigured setting: String, _ problem: String) {
     self.reason = .misconfigured
-    self.detail = "\(setting) \(problem)"
+    self.detail = "\(setting): \(problem)"
     self.setting = setting
   }
 

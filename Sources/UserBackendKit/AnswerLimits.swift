@@ -15,7 +15,8 @@ import Foundation
 /// refuses the answer: no usable session can be made of it. The display name and the photo
 /// URL are profile data any other client of the same account may have set to any length
 /// (on NCMB they are ordinary custom fields), so one over its limit is dropped (`nil`, as
-/// a `photoURL` that is not a URL already is) by ``keepingUsableProfile(_:)``, which every
+/// a `photoURL` the input rule would refuse is: not a URL, credentials in it, a bad port)
+/// by ``keepingUsableProfile(_:)``, which every
 /// adapter applies to the users it reads; refusing the answer would lock that account out
 /// of every app built on this package.
 public enum AnswerLimits {
@@ -70,16 +71,11 @@ public enum AnswerLimits {
   }
 
   /// `user` with its display name and photo URL as the client keeps them
-  /// (``usableDisplayName(_:)``, ``usablePhotoURL(_:)``): one over its limit is dropped.
+  /// (``usableDisplayName(_:)``, ``usablePhotoURL(_:)``): one the client would not keep is dropped.
   public static func keepingUsableProfile(_ user: User) -> User {
     var result = user
     result.displayName = usableDisplayName(user.displayName)
-    if let photo = user.photoURL,
-      CredentialValidation.limitedLength(photo.absoluteString)
-        > CredentialValidation.maximumPhotoURLLength
-    {
-      result.photoURL = nil
-    }
+    result.photoURL = user.photoURL.flatMap { usablePhotoURL($0.absoluteString) }
     return result
   }
 
@@ -92,14 +88,17 @@ public enum AnswerLimits {
     return name
   }
 
-  /// A server's photo URL as the client keeps it: `nil` when absent, empty, longer than
-  /// ``CredentialValidation/maximumPhotoURLLength`` Unicode scalars or not a URL (any
-  /// client may store any text there).
+  /// A server's photo URL as the client keeps it: `nil` when absent, empty, or not one
+  /// ``CredentialValidation/validatePhotoURL(_:)`` accepts: longer than
+  /// ``CredentialValidation/maximumPhotoURLLength`` Unicode scalars, not an absolute
+  /// `http`/`https` URL, holding a user name or password (a credential shown to everyone
+  /// who sees the profile), or with an unusable port (`:065`, `:`, `:99999`). Any client
+  /// may store any text there (on NCMB it is an ordinary custom field), so such a value is
+  /// dropped as an over-long one is, never kept nor printed.
   public static func usablePhotoURL(_ text: String?) -> URL? {
-    guard let text, !text.isEmpty,
-      CredentialValidation.limitedLength(text) <= CredentialValidation.maximumPhotoURLLength
+    guard let text, case .set(let checked)? = try? CredentialValidation.validatePhotoURL(text)
     else { return nil }
-    return URL(string: text)
+    return URL(string: checked)
   }
 
   private static func token(_ value: String, _ field: String) throws(UserBackendError) {

@@ -74,7 +74,8 @@ extension CredentialValidation {
 
   /// Checks a photo-URL change: `nil` keeps, `""` removes; otherwise an absolute `http`
   /// or `https` URL with a host, no user name or password, a port (when given) in
-  /// 1…65535, no whitespace, control or format characters, at most
+  /// 1…65535 written in plain digits without leading zeros (`:065` and an empty `:` are
+  /// refused, ``portNumber(_:)``), no whitespace, control or format characters, at most
   /// ``maximumPhotoURLLength`` characters.
   ///
   /// - Returns: the change (the URL as given).
@@ -104,9 +105,9 @@ extension CredentialValidation {
       throw UserBackendError(
         .invalidInput(field: field, reason: "must not hold a user name or password"))
     }
-    if let port = components.port, !(1...65_535).contains(port) {
-      throw UserBackendError(
-        .invalidInput(field: field, reason: "has a port outside 1…65535"))
+    // Read from the text: `URLComponents.port` reads `:065` as 65 and `:` as no port.
+    guard authorityPortIsUsable(photoURL) else {
+      throw UserBackendError(.invalidInput(field: field, reason: portRule))
     }
     return .set(photoURL)
   }

@@ -4,8 +4,14 @@ import Foundation
 // absolute directory, with the defaults `$XDG_STATE_HOME/baas` and `~/.local/state/baas`,
 // and the check that it is not a file. Used by `resolve(environment:configFile:backend:)`.
 extension BackendConfiguration {
+  /// The absolute state directory, and the variable that decided it when it is a default
+  /// (`XDG_STATE_HOME`, `HOME`); `nil` when `home` (`BAAS_HOME` or the file's key) did.
+  ///
+  /// A relative `XDG_STATE_HOME` is ignored, as the XDG Base Directory specification
+  /// says ("If an implementation encounters a relative path in any of these variables it
+  /// should consider the path invalid and ignore it"): the default under `HOME` applies.
   static func resolvedHome(_ home: String?, environment: [String: String]) throws
-    -> String
+    -> (path: String, decidedBy: String?)
   {
     // HOME is checked only where it decides: for `~` and for the last default (an
     // XDG_STATE_HOME that is set decides instead, and a HOME it hides never matters).
@@ -16,39 +22,56 @@ extension BackendConfiguration {
         try PathSetting.check(userHome, setting: "HOME")
       }
       let expanded = try expandingTilde(home, environment: environment)
-      if expanded.hasPrefix("/") { return expanded }
-      return URL(fileURLWithPath: expanded).standardizedFileURL.path
+      if expanded.hasPrefix("/") { return (expanded, nil) }
+      return (URL(fileURLWithPath: expanded).standardizedFileURL.path, nil)
     }
     if let state = environment["XDG_STATE_HOME"],
       state.hasPrefix("/") || state == ProcessEnvironment.undecodableValue
     {
       try ProcessEnvironment.check(state, variable: "XDG_STATE_HOME")
       try PathSetting.check(state, setting: "XDG_STATE_HOME")
-      return URL(fileURLWithPath: state).appendingPathComponent("baas").path
+      return (URL(fileURLWithPath: state).appendingPathComponent("baas").path, "XDG_STATE_HOME")
     }
     if let userHome = try ProcessEnvironment.value("HOME", in: environment) {
       try PathSetting.check(userHome, setting: "HOME")
-      return URL(fileURLWithPath: userHome).appendingPathComponent(".local/state/baas").path
+      return (
+        URL(fileURLWithPath: userHome).appendingPathComponent(".local/state/baas").path, "HOME"
+      )
     }
     throw BackendConfigurationError(
       .missingSetting, setting: settingName(ConfigurationVariable.home, "home"),
       reason: "no state directory: set BAAS_HOME (neither XDG_STATE_HOME nor HOME is set)")
   }
 
-  /// Refuses a state directory that is an existing regular file, or lies below one: every
-  /// read of the session would fail, and "not signed in" would hide why.
-  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `BAAS_HOME`.
-  static func checkStateDirectory(_ home: String) throws {
+  /// Refuses a state directory that is an existing regular file, or lies below one (any
+  /// parent that exists and is not a directory): every read of the session would fail,
+  /// and "not signed in" would hide why.
+  ///
+  /// - Parameter decidedBy: the setting that chose `home`: `BAAS_HOME`, the config file's
+  ///   `home` key, or for a default `XDG_STATE_HOME` or `HOME`. The error names it and
+  ///   says how to fix it, so the message never blames a `BAAS_HOME` that is not set.
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `decidedBy`.
+  static func checkStateDirectory(_ home: String, decidedBy: String) throws {
     var url = URL(fileURLWithPath: home).standardizedFileURL
     while url.path != "/" && !url.path.isEmpty {
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
         guard isDirectory.boolValue else {
           let which = url.path == home ? home : "\(url.path) (in \(home))"
+          let fix =
+            switch decidedBy {
+            case ConfigurationVariable.home: "point BAAS_HOME at a directory"
+            case "XDG_STATE_HOME", "HOME":
+              "it is the default under \(decidedBy) (BAAS_HOME is not set); remove the file "
+                + "or set BAAS_HOME to a directory"
+            default: "point the config file's home at a directory"
+            }
+          let setting =
+            decidedBy == "XDG_STATE_HOME" || decidedBy == "HOME"
+            ? decidedBy : settingName(ConfigurationVariable.home, "home")
           throw BackendConfigurationError(
-            .invalidSetting, setting: settingName(ConfigurationVariable.home, "home"),
-            reason: "the state directory \(which) is not a directory but a file; point "
-              + "BAAS_HOME at a directory")
+            .invalidSetting, setting: setting,
+            reason: "the state directory \(which) is not a directory but a file; \(fix)")
         }
         return
       }

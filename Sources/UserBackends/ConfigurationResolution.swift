@@ -107,9 +107,12 @@ extension BackendConfiguration {
     if let home = configuration.home, !home.isEmpty {
       try PathSetting.check(home, setting: "config key home (\(ConfigurationVariable.home))")
     }
+    // Which setting names the state directory, for the refusal of one that is a file.
+    var homeSetting = "config key home"
     if let value = try variable(ConfigurationVariable.home) {
       try PathSetting.check(value, setting: ConfigurationVariable.home)
       configuration.home = value
+      homeSetting = ConfigurationVariable.home
     }
     if let value = backendVariable(ConfigurationVariable.firebaseAPIKey) {
       configuration.firebase.apiKey = value
@@ -147,8 +150,9 @@ extension BackendConfiguration {
         ]
       }
     for name in selected { _ = try variable(name) }
-    configuration.home = try resolvedHome(configuration.home, environment: environment)
-    if let home = configuration.home { try checkStateDirectory(home) }
+    let home = try resolvedHome(configuration.home, environment: environment)
+    configuration.home = home.path
+    try checkStateDirectory(home.path, decidedBy: home.decidedBy ?? homeSetting)
     try configuration.validate()
     return configuration
   }

@@ -58,6 +58,8 @@ enum DocCommands {
                            "text" (a string), [1,"a"] (array), {"a":1} (map)
         anything else      that text as a string, also an empty VALUE (name= sets "")
       Quote a string that would read as another type as JSON: code='"42"', w='"@now"'.
+      A FIELD that starts with " is a JSON string, as doc get prints a name holding
+      =, a control or invisible character: '"a\\u001bb"=1', '"x=y"=2'.
       Integers are 64-bit; a larger integer is stored as a double.
 
       options:
@@ -89,7 +91,8 @@ enum DocCommands {
       document."). Prints the document after the change. Any
       stored field can be removed, also one whose name doc set now refuses (a __name__ an
       older version stored); on NCMB, not the user object's own members (objectId, acl,
-      displayName, ...), which are not document fields there.
+      displayName, ...), which are not document fields there. A FIELD that starts with "
+      is a JSON string, as doc get prints odd names: '"a\\u001bb"'.
 
       options:
         --user ID   change user ID's document instead (only your own is allowed)
@@ -101,7 +104,16 @@ enum DocCommands {
     run: { options, context in
       let command = "doc unset"
       var names: Set<String> = []
-      for (number, name) in zip(1..., options.positionals) {
+      for (number, argument) in zip(1..., options.positionals) {
+        guard let split = FieldName.read(argument, untilEquals: false) else {
+          throw UsageError(
+            "argument \(number): the FIELD \(FieldName.notJSONString)", command: command)
+        }
+        let (name, rest) = (split.name, split.rest)
+        guard rest.isEmpty else {
+          throw UsageError(
+            "argument \(number): text after the FIELD's closing quote", command: command)
+        }
         guard !name.isEmpty else {
           throw UsageError("argument \(number): the FIELD is empty", command: command)
         }

@@ -11,8 +11,9 @@ import UserBackendKit
 /// timestamp a string in ``Timestamp`` form (`"2026-12-01T02:14:16.123Z"`). `createTime`
 /// and `updateTime` are such strings, or `null` when the backend did not say.
 ///
-/// Text: one `field: value` line per field, sorted by name, the value in the notation
-/// `baas doc set` reads (``FieldAssignment``): a timestamp is `@2026-12-01T02:14:16.123Z`,
+/// Text: one `field: value` line per field, sorted by name, the name as `baas doc set`
+/// reads it (``FieldName``: plain, or a JSON string for an odd name), the value in the
+/// notation `baas doc set` reads (``FieldAssignment``): a timestamp is `@2026-12-01T02:14:16.123Z`,
 /// a string is bare unless it would read as something else (then it is JSON-quoted:
 /// `"42"`, `""`), arrays and maps are JSON. Every line is terminal-safe
 /// (``TerminalText``): names and values come from the server.
@@ -69,7 +70,7 @@ enum DocumentOutput {
     guard let document else { return ["No document."] }
     if document.fields.isEmpty { return ["(no fields)"] }
     return document.fields.keys.sorted().map { name in
-      TerminalText.safe("\(name): \(text(document.fields[name]!))")
+      TerminalText.safe("\(FieldName.printed(name)): \(text(document.fields[name]!))")
     }
   }
 

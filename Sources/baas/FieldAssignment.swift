@@ -2,6 +2,10 @@ import UserBackendKit
 
 /// The `FIELD=VALUE` arguments of `baas doc set`.
 ///
+/// FIELD is the text before the first `=`, or a JSON string when it starts with `"`
+/// (`'"a\u001bb"=1'`, `'"x=y"=2'`): the form `doc get` prints names in that are not plain
+/// text (``FieldName``).
+///
 /// VALUE is read in this order:
 /// - `@now`: the server's time when it applies the write (`.serverTimestamp`);
 /// - `@` and an RFC 3339 timestamp (`@2026-12-01T09:30:00Z`, `@2026-12-01T09:30:00.5+09:00`):
@@ -36,12 +40,17 @@ enum FieldAssignment {
     var fields: [String: DocumentValue] = [:]
     var notes: [String] = []
     for (number, argument) in zip(1..., arguments) {
-      guard let equals = argument.firstIndex(of: "=") else {
+      guard let split = FieldName.read(argument, untilEquals: true) else {
         throw UsageError(
-          "argument \(number) is not FIELD=VALUE (it has no \"=\")", command: command)
+          "argument \(number): the FIELD \(FieldName.notJSONString)", command: command)
       }
-      let field = String(argument[..<equals])
-      let text = String(argument[argument.index(after: equals)...])
+      let (field, rest) = (split.name, split.rest)
+      guard rest.first == "=" else {
+        throw UsageError(
+          "argument \(number) is not FIELD=VALUE (it has no \"=\" after the FIELD)",
+          command: command)
+      }
+      let text = String(rest.dropFirst())
       guard !field.isEmpty else {
         throw UsageError(
           "argument \(number): the FIELD before \"=\" is empty (FIELD=VALUE)", command: command)

@@ -142,6 +142,13 @@ func signedURL(_ target: String, configuration: BackendConfiguration) throws -> 
     throw UsageError(
       "the URL must not carry a user name or password (user:password@)", command: "ncmb sign")
   }
+  // The one port rule of every setting (NCMB_BASE_URL): `:065` or an empty `:` would be
+  // printed into the curl command and read differently by each client.
+  guard URLLoaderSupport.hasUsablePort(base) else {
+    throw UsageError(
+      "the URL's port must be a number from 1 to 65535, written without leading zeros",
+      command: "ncmb sign")
+  }
   // RFC 3986 §6.2.2.1 normalization, which the service expects: it refuses a signature
   // over `%7b` (lower-case hex) even when those bytes were signed, and signs its own host
   // name in lower case. So the path's escapes are signed and sent upper-case (as the

@@ -123,12 +123,12 @@ enum TokenVerifyCommand {
         case "emulatorHost": "FIREBASE_AUTH_EMULATOR_HOST"
         default: error.setting ?? "the configuration"
         }
-      // The detail reads "<setting> <problem>": the option's name replaces the property's.
+      // The detail reads "<setting>: <problem>": the option's name replaces the property's.
       var problem = error.detail
-      if let setting = error.setting, problem.hasPrefix(setting + " ") {
-        problem = String(problem.dropFirst(setting.count + 1))
+      if let setting = error.setting, problem.hasPrefix(setting + ": ") {
+        problem = String(problem.dropFirst(setting.count + 2))
       }
-      throw UsageError("\(source) \(problem)", command: "token verify")
+      throw UsageError("\(source): \(problem)", command: "token verify")
     }
   }
 

@@ -64,6 +64,8 @@ struct EmulatorPageSecurityTests {
       "localhost.attacker.example", "attacker.localhost.example:9099", "10.0.0.1:9099",
       "0.0.0.0:9099", "192.168.1.20", "[::2]:9099", "[::ffff:10.0.0.1]", "127.0.0.01",
       "127.0.0.1:", "127.0.0.1:99999a", "127.0.0.1:9099:1", "127.1", "",
+      // Ports outside the one port rule (1…65535, no leading zeros).
+      "localhost:99999", "localhost:065", "[::1]:0", "127.0.0.1:65536",
     ])
   func otherHosts(host: String) async throws {
     let store = try makeStore()

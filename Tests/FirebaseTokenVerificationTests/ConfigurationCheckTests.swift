@@ -132,7 +132,7 @@ struct ConfigurationCheckTests {
       let error = await #expect(throws: TokenRejection.self) { try await verifier.verify(token) }
       #expect(error?.reason == .misconfigured, "\(String(describing: error))")
       #expect(error?.setting == row.setting, "\(String(describing: error))")
-      #expect(error?.detail.hasPrefix(row.setting + " ") == true)
+      #expect(error?.detail.hasPrefix(row.setting + ": ") == true)
       // The value is never repeated: a URL may carry a password.
       #expect(!(error?.detail.contains("u:p@") ?? true))
     }

@@ -155,9 +155,7 @@ struct HTTPConnection {
     let urlText: String
     if head.target.hasPrefix("/") {
       let host = head.headerFields["Host"] ?? limits.defaultHost
-      guard !host.isEmpty, host.utf8.allSatisfy(Self.isHostCharacter) else {
-        throw .badRequest("malformed Host header")
-      }
+      try Self.checkAuthority(host, malformed: .badRequest("malformed Host header"))
       urlText = "http://" + host + head.target
     } else if head.target.lowercased().hasPrefix("http://") {
       fields["Host"] = try Self.absoluteFormAuthority(head.target)
@@ -217,14 +215,25 @@ struct HTTPConnection {
   /// The `host[:port]` of an absolute-form `http://` target.
   ///
   /// - Throws: a `400` when it is empty, carries user info (`user@host`, an error for an
-  ///   `http` URI, RFC 9110 §4.2.4) or is not a host with an optional 1–5 digit port.
+  ///   `http` URI, RFC 9110 §4.2.4) or is not an authority ``checkAuthority(_:malformed:)``
+  ///   accepts.
   static func absoluteFormAuthority(_ target: String) throws(HTTPWireError) -> String {
     let rest = target.utf8.dropFirst("http://".count)
     let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
-    let authority = rest[..<(end ?? rest.endIndex)]
-    let malformed = HTTPWireError.badRequest("malformed authority in the request target")
-    guard !authority.isEmpty, authority.allSatisfy(isHostCharacter) else { throw malformed }
-    let text = String(decoding: authority, as: UTF8.self)
+    let text = String(decoding: rest[..<(end ?? rest.endIndex)], as: UTF8.self)
+    try checkAuthority(text, malformed: .badRequest("malformed authority in the request target"))
+    return text
+  }
+
+  /// Checks an authority (a `Host` field, an absolute-form target's `host[:port]`): a
+  /// host of host characters (or an IPv6 literal in brackets) and an optional port read
+  /// by the package's one port rule (``BackendHTTP/URLLoaderSupport/portNumber(_:)``:
+  /// 1…65535 without leading zeros), so `localhost:99999`, `localhost:065` and
+  /// `localhost:` are refused as every setting refuses them.
+  ///
+  /// - Throws: `malformed` when it is not one.
+  static func checkAuthority(_ text: String, malformed: HTTPWireError) throws(HTTPWireError) {
+    guard !text.isEmpty, text.utf8.allSatisfy(isHostCharacter) else { throw malformed }
     var host = Substring(text)
     var port: Substring?
     if text.hasPrefix("[") {
@@ -240,12 +249,7 @@ struct HTTPConnection {
       port = text[text.index(after: colon)...]
     }
     guard host.count > (host.hasPrefix("[") ? 2 : 0) else { throw malformed }
-    if let port {
-      guard (1...5).contains(port.count), port.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-        throw malformed
-      }
-    }
-    return text
+    if let port, URLLoaderSupport.portNumber(port) == nil { throw malformed }
   }
 
   private static func isHostCharacter(_ byte: UInt8) -> Bool {

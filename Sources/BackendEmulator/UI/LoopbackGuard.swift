@@ -95,10 +95,10 @@ enum LoopbackGuard {
     return false
   }
 
-  /// `:` followed by 1–5 digits.
+  /// `:` followed by a port the package's one rule reads
+  /// (``BackendHTTP/URLLoaderSupport/portNumber(_:)``: 1…65535, no leading zeros).
   private static func isPort(_ text: Substring) -> Bool {
     guard text.first == ":" else { return false }
-    let digits = text.dropFirst()
-    return (1...5).contains(digits.count) && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    return URLLoaderSupport.portNumber(text.dropFirst()) != nil
   }
 }
