@@ -36,9 +36,10 @@ extension HTTPTransport {
   /// Sends `request`; any failure to get a response is thrown as
   /// ``UserBackendKit/UserBackendError/init(transportFailure:)`` (`.network`).
   ///
-  /// Two kinds of answer are refused here for both adapters: a redirect (3xx: none of the
-  /// services redirects its API, and following one would send the signature, keys and
-  /// session token to another address; the network transports follow none), and a body
+  /// Two kinds of answer are refused here for both adapters: a 3xx (none of the services
+  /// redirects its API, and following one would send the signature, keys and session
+  /// token to another address; the network transports follow none; a 3xx that is not a
+  /// redirect, such as `304 Not Modified`, is named as such), and a body
   /// larger than ``maximumResponseBodyBytes`` (the network transports stop reading at their
   /// own limit, the same by default; this check covers every other transport).
   ///
@@ -57,8 +58,7 @@ extension HTTPTransport {
     if (300..<400).contains(response.status) {
       throw UserBackendError(
         .server(status: response.status, code: nil, message: nil),
-        message: "the server answered HTTP \(response.status), a redirect; redirects are not "
-          + "followed, so no credentials went to another address")
+        message: TransportAnswer.describeThreeHundred(response))
     }
     if response.body.count > maximumResponseBodyBytes {
       throw UserBackendError(
@@ -66,6 +66,26 @@ extension HTTPTransport {
           reason: "the answer's body is larger than \(maximumResponseBodyBytes) bytes"))
     }
     return response
+  }
+}
+
+/// Texts about answers that ``HTTPTransport/sendForBackend(_:)`` refuses.
+enum TransportAnswer {
+  /// The statuses that send the client elsewhere (RFC 9110 §15.4).
+  private static let redirects: Set<Int> = [300, 301, 302, 303, 307, 308]
+
+  /// The message for a 3xx `response`: a redirect (one of ``redirects``, or any 3xx with
+  /// a `Location`) says it was not followed; another 3xx (`304 Not Modified`, which no
+  /// request of the adapters can draw, since none is conditional) is named as what it is.
+  static func describeThreeHundred(_ response: HTTPResponse) -> String {
+    if redirects.contains(response.status)
+      || !response.headerFields.values(for: "Location").isEmpty
+    {
+      return "the server answered HTTP \(response.status), a redirect; redirects are not "
+        + "followed, so no credentials went to another address"
+    }
+    return "the server answered HTTP \(response.status), a 3xx status that answers no "
+      + "request of this adapter (none is conditional or asks to be sent elsewhere)"
   }
 }
 

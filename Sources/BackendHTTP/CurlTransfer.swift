@@ -180,12 +180,8 @@
         return
       }
       let status = ubk_curl_response_code(easy)
-      guard (100...999).contains(status) else {
-        end(.failure(HTTPTransportError.invalidResponse(reason: "not an HTTP response")))
-        return
-      }
       let headerFields = HTTPFields(fields)
-      if let problem = AnswerFraming.problem(headerFields) {
+      if let problem = AnswerFraming.problem(status: status, headerFields) {
         end(.failure(problem))
         return
       }

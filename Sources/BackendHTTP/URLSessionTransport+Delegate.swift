@@ -119,7 +119,7 @@ extension URLSessionTransport {
       }
       let body = lock.withLock { self.body }
       let fields = URLSessionTransport.fields(of: http)
-      if let problem = AnswerFraming.problem(fields) {
+      if let problem = AnswerFraming.problem(status: http.statusCode, fields) {
         end(.failure(problem))
         return
       }

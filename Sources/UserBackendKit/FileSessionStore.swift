@@ -204,8 +204,11 @@ public struct FileSessionStore: SessionStore {
     }
   }
 
+  /// The file's state, its times kept to what can be shown and compared
+  /// (``PersistedAuthState/keepingTimesInRange()``).
   private static func decode(_ data: Data) throws -> PersistedAuthState {
     try JSONDecoder.sessionStore.decode(PersistedAuthState.self, from: data)
+      .keepingTimesInRange()
   }
 
   /// A state whose encoding is larger than ``FileSessionStore/maximumFileSize``, refused

@@ -142,3 +142,24 @@ public final class InMemorySessionStore: SessionStore {
   /// `"the in-memory session store"`.
   public var location: String { "the in-memory session store" }
 }
+
+extension PersistedAuthState {
+  /// The state with every time inside 0001-01-01…9999-12-31 (UTC), the range every
+  /// adapter reads from a server: a session file edited by hand or by another program can
+  /// hold any number of seconds, which would print as a year no one can read
+  /// (`506713-02-07`) or, before year 1, as the wrong day. A user's `createdAt` or
+  /// `lastSignInAt` outside it is dropped (profile data, as an over-long display name
+  /// is); an `expiresAt` outside it becomes the earliest instant, so the session counts
+  /// as expired and its next use refreshes it (a backend without expiry, NCMB, never
+  /// reads it). Nothing else changes, so a session is never lost over a time.
+  package func keepingTimesInRange() -> PersistedAuthState {
+    guard var session else { return self }
+    let inRange: (Date?) -> Bool = { $0.map(DocumentValidation.isInRange) ?? true }
+    if !inRange(session.user.createdAt) { session.user.createdAt = nil }
+    if !inRange(session.user.lastSignInAt) { session.user.lastSignInAt = nil }
+    if !inRange(session.expiresAt) { session.expiresAt = DocumentValidation.earliestTimestamp }
+    var result = self
+    result.session = session
+    return result
+  }
+}

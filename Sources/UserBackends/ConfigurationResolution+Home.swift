@@ -79,6 +79,18 @@ extension BackendConfiguration {
     }
   }
 
+  /// Refuses a path setting that starts with `~` but is neither `~` nor `~/…`: only
+  /// those two are expanded (to `$HOME`), and `~user/x` or `~x` would otherwise be a
+  /// directory literally named `~user` below the working directory or the config file's.
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `setting`.
+  static func checkTilde(_ path: String, setting: String) throws {
+    guard path.hasPrefix("~"), path != "~", !path.hasPrefix("~/") else { return }
+    throw BackendConfigurationError(
+      .invalidSetting, setting: setting,
+      reason: "starts with ~ but only ~ and ~/ are expanded (to HOME); write the whole "
+        + "path, or ./~… for a directory named so")
+  }
+
   static func expandingTilde(_ path: String, environment: [String: String]) throws
     -> String
   {

@@ -61,8 +61,10 @@ extension BackendConfiguration {
   /// file's `home`, else `$XDG_STATE_HOME/baas`, else `$HOME/.local/state/baas`) that is
   /// not an existing regular file (nor below one), and passes ``validate()``. Every path
   /// setting (`configFile`, `BAAS_CONFIG`, `BAAS_HOME`, the file's `home`, `HOME`,
-  /// `XDG_STATE_HOME`) passes ``PathSetting/check(_:setting:)``: no NUL, no control
-  /// character.
+  /// `XDG_STATE_HOME`) passes ``PathSetting/check(_:setting:)``: not empty (an empty
+  /// variable counts as unset, an empty `home` key is refused), no NUL, no control
+  /// character; `~` and `~/…` in `configFile`, `BAAS_CONFIG`, `BAAS_HOME` and `home` are
+  /// `$HOME`'s, and any other leading `~` (`~user/…`) is refused.
   ///
   /// - Parameter environment: the variables to read (pass a dictionary in tests); a
   ///   ``ProcessEnvironment/undecodableValue`` is refused when its variable is read.
@@ -82,11 +84,20 @@ extension BackendConfiguration {
     }
     var configuration = BackendConfiguration()
     if let path = try configFile ?? variable(ConfigurationVariable.config) {
-      try PathSetting.check(
-        path, setting: configFile != nil ? "--config" : ConfigurationVariable.config)
+      let setting = configFile != nil ? "--config" : ConfigurationVariable.config
+      try PathSetting.check(path, setting: setting)
+      try checkTilde(path, setting: setting)
       let file = try expandingTilde(path, environment: environment)
       configuration = try load(
         file: file, option: configFile != nil ? "--config" : ConfigurationVariable.config)
+      // The key is checked as written, before a relative value is made the file's: an
+      // empty `home` is refused (it would otherwise read as unset and the default
+      // directory would be used without a word).
+      if let home = configuration.home {
+        let setting = "config key home (\(ConfigurationVariable.home))"
+        try PathSetting.check(home, setting: setting)
+        try checkTilde(home, setting: setting)
+      }
       // A relative `home` in the file is the file's: one config file means one state
       // directory, whatever the working directory.
       if let home = configuration.home, !home.isEmpty, !home.hasPrefix("/"), home != "~",
@@ -104,13 +115,11 @@ extension BackendConfiguration {
     if let name = backend {
       configuration.backend = try backendKind(named: name, setting: "--backend")
     }
-    if let home = configuration.home, !home.isEmpty {
-      try PathSetting.check(home, setting: "config key home (\(ConfigurationVariable.home))")
-    }
     // Which setting names the state directory, for the refusal of one that is a file.
     var homeSetting = "config key home"
     if let value = try variable(ConfigurationVariable.home) {
       try PathSetting.check(value, setting: ConfigurationVariable.home)
+      try checkTilde(value, setting: ConfigurationVariable.home)
       configuration.home = value
       homeSetting = ConfigurationVariable.home
     }
@@ -213,6 +222,10 @@ extension BackendConfiguration {
     } catch var error as BackendConfigurationError {
       if error.kind == .unknownBackend { error.setting = "config file \(path), config key backend" }
       throw error
+    } catch let DecodingError.typeMismatch(_, context) where context.codingPath.isEmpty {
+      throw BackendConfigurationError(
+        .unreadableFile, setting: "config file \(path)",
+        reason: "is not a JSON object: the whole file is one object of settings")
     } catch let DecodingError.typeMismatch(_, context) {
       throw BackendConfigurationError(
         .unreadableFile, setting: "config file \(path) key \(keyPath(context.codingPath))",
