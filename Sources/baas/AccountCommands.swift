@@ -70,7 +70,7 @@ enum AccountCommands {
         return await reportResult(
           json: options.has("json"), context: context,
           {
-            let backend = try context.makeBackendForSignIn(offering: required)
+            let backend = try await context.makeCheckedBackendForSignIn(offering: required)
             let user = try await backend.signInAnonymously().user
             return try await SignInOutcome.make(user, backend: backend, ensureDocument: ensure)
           }, jsonText: \.json, lines: \.lines)
@@ -265,11 +265,11 @@ enum AccountCommands {
     let context = context.merging(options)
     let json = options.has("json")
     // The configuration and the capabilities are checked before the password is asked
-    // for, so a missing key or an unsupported operation is reported at once instead of
-    // after a prompt.
+    // for, so a missing key, an unsupported operation or an emulator serving another
+    // project is reported at once instead of after a prompt.
     let backend: any UserBackend
     do {
-      backend = try context.makeBackendForSignIn(offering: capabilities)
+      backend = try await context.makeCheckedBackendForSignIn(offering: capabilities)
     } catch {
       return context.fail(error, json: json)
     }

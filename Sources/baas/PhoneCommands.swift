@@ -116,6 +116,8 @@ enum PhoneCommands {
           let configuration = try context.configuration()
           try UserBackends.checkStateDirectoryWritable(for: configuration)
           let backend = try context.make(configuration)
+          // A phone sign-in can create the account: check the emulator's project first.
+          try await context.checkEmulatorProject(configuration)
           var verificationID = options.value("verification-id")
           if verificationID == nil {
             verificationID = try await UserBackends.sessionStore(for: configuration).load()
