@@ -53,14 +53,28 @@ extension UserStore {
   public func updateDocument(
     userID: String, setting fields: [String: DocumentValue], removing: Set<String>
   ) throws -> StoredDocument {
-    try DocumentValidation.validateUpdate(setting: fields, removing: removing)
+    try updateDocument(
+      userID: userID, setting: fields, removing: removing, allowingArraysInArrays: false)
+  }
+
+  /// ``updateDocument(userID:setting:removing:)`` for the emulator's NCMB wire: with
+  /// `allowingArraysInArrays` an array directly inside an array is stored, as the NCMB
+  /// service stores it (Firestore, and so every other writer, refuses it).
+  /// - Throws: as ``updateDocument(userID:setting:removing:)``.
+  package func updateDocument(
+    userID: String, setting fields: [String: DocumentValue], removing: Set<String>,
+    allowingArraysInArrays: Bool
+  ) throws -> StoredDocument {
+    try DocumentValidation.validateUpdate(
+      setting: fields, removing: removing, allowingArraysInArrays: allowingArraysInArrays)
     var setting: [DocumentFieldPath: DocumentValue] = [:]
     for (name, value) in fields { setting[[name]] = value }
-    let commit = try writeDocuments([
-      .merge(
-        userID: userID, setting: setting, removing: removing.sorted().map { [$0] },
-        serverTimestamps: [], precondition: .none)
-    ])
+    let commit = try writeDocuments(
+      [
+        .merge(
+          userID: userID, setting: setting, removing: removing.sorted().map { [$0] },
+          serverTimestamps: [], precondition: .none)
+      ], allowingArraysInArrays: allowingArraysInArrays)
     return commit.documents[0]!
   }
 
@@ -83,6 +97,14 @@ extension UserStore {
   ///   ``UserBackendKit/DocumentValidation`` refuses (the field named from its top-level
   ///   name), ``UserStoreError/database(message:)``.
   public func writeDocuments(_ writes: [DocumentWrite]) throws -> DocumentCommit {
+    try writeDocuments(writes, allowingArraysInArrays: false)
+  }
+
+  /// ``writeDocuments(_:)``, accepting an array directly inside an array when
+  /// `allowingArraysInArrays` (the NCMB wire's rule).
+  private func writeDocuments(_ writes: [DocumentWrite], allowingArraysInArrays: Bool) throws
+    -> DocumentCommit
+  {
     try lockedDocuments { db in
       try db.transaction {
         let time = writeTime()
@@ -96,7 +118,7 @@ extension UserStore {
           }
           let previous = try Self.readDocument(write.userID, db)
           try Self.check(write, previous: previous)
-          try Self.validateWritten(write)
+          try Self.validateWritten(write, allowingArraysInArrays: allowingArraysInArrays)
           switch write {
           case .delete:
             break
@@ -172,14 +194,17 @@ extension UserStore {
   /// merge keeps: a replace's whole field set, a merge's set paths (each name on the way
   /// and the value, at its depth) and server timestamp paths.
   /// - Throws: ``UserBackendKit/UserBackendError`` `.invalidInput` naming the path.
-  static func validateWritten(_ write: DocumentWrite) throws {
+  static func validateWritten(_ write: DocumentWrite, allowingArraysInArrays: Bool = false)
+    throws
+  {
     switch write {
     case .delete:
       return
     case .replace(_, let fields, let serverTimestamps, _):
       var written = fields
       for path in serverTimestamps { set(.serverTimestamp, at: path, in: &written) }
-      try DocumentValidation.validateCreate(written)
+      try DocumentValidation.validateCreate(
+        written, allowingArraysInArrays: allowingArraysInArrays)
     case .merge(_, let setting, _, let serverTimestamps, _):
       let paths =
         setting.map { ($0.key, $0.value) }
@@ -189,7 +214,8 @@ extension UserStore {
         // value at its depth.
         var alone: [String: DocumentValue] = [:]
         set(value, at: path, in: &alone)
-        try DocumentValidation.validateCreate(alone)
+        try DocumentValidation.validateCreate(
+          alone, allowingArraysInArrays: allowingArraysInArrays)
       }
     }
   }

@@ -15,6 +15,8 @@ struct FirebaseIDTokenClaims: Sendable, Hashable {
   let sub: String?
   /// The project ID the token was issued for.
   let aud: String?
+  /// The issuer, `https://securetoken.google.com/<project ID>`.
+  let iss: String?
   /// Expiry, seconds since 1970 (the server's clock).
   let exp: Double?
   /// Issue time, seconds since 1970 (the server's clock).
@@ -42,6 +44,7 @@ struct FirebaseIDTokenClaims: Sendable, Hashable {
     }
     sub = string(claims["sub"])
     aud = string(claims["aud"])
+    iss = string(claims["iss"])
     exp = seconds(claims["exp"])
     iat = seconds(claims["iat"])
     email = string(claims["email"])
@@ -142,20 +145,26 @@ enum FirebaseSessionBuilder {
   /// answer's own user ID (`user_id`, `localId`) when it sends one; and, when it carries an
   /// ID token, that token's payload must decode as a JSON object (Firebase ID tokens are
   /// always JWTs, and the JS SDK fails on one it cannot parse) with `sub` equal to
-  /// `userID` and, when `projectID` is configured, `aud` equal to it (the project the
-  /// token was issued for; a refresh answer's `project_id` is the numeric project number,
-  /// so it is not compared). Decision: a token of another user or project, or one that
-  /// cannot be read, for a stored session is the server answering wrongly (or someone
-  /// answering in its place), not a rejection of the session, so the caller stores
-  /// nothing and keeps the session it has; clearing it would let such an answer sign the
-  /// user out.
+  /// `userID` and, when `projectID` is configured, `aud` equal to it and `iss`, when sent,
+  /// `https://securetoken.google.com/<projectID>` (the project the token was issued for; a
+  /// refresh answer's `project_id` is the numeric project number, so it is not compared).
+  /// Decision: a token of another user, or one that cannot be read, for a stored session
+  /// is the server answering wrongly (or someone answering in its place), not a rejection
+  /// of the session, so the caller stores nothing and keeps the session it has; clearing
+  /// it would let such an answer sign the user out. A token whose `aud` is another project
+  /// is a configuration fault, not a malformed answer: the API key (or the emulator the
+  /// client reaches) serves another project than the configured project ID, so it is
+  /// `.misconfigured(setting: "projectID")` naming both projects
+  /// (``projectMismatch(_:projectID:answer:)``), and nothing is stored either.
   /// - Parameters:
   ///   - idToken: the answer's ID token; `nil` for an answer without tokens (an
   ///     `accounts:update` without `returnSecureToken`), which only the user ID check
   ///     meets.
   ///   - answer: the endpoint's name for the message.
   /// - Returns: the ID token's claims; `nil` when `idToken` is `nil`.
-  /// - Throws: `.malformedResponse` naming the answer; the IDs and the token are not quoted.
+  /// - Throws: `.misconfigured(setting: "projectID")` for a token of another project;
+  ///   `.malformedResponse` naming the answer otherwise. The user IDs and the token are not
+  ///   quoted; the project IDs are (they are no secret).
   static func checkOwner(
     userID: String, answered: String?, idToken: String?, projectID: String?, answer: String
   ) throws(UserBackendError) -> FirebaseIDTokenClaims? {
@@ -169,10 +178,55 @@ enum FirebaseSessionBuilder {
     }
     guard let subject = claims.sub else { throw refuse("'s ID token has no sub") }
     guard subject == userID else { throw refuse("'s ID token is for another user") }
-    if let projectID, claims.aud != projectID {
-      throw refuse("'s ID token is not for the configured project (aud)")
+    if let projectID {
+      guard let audience = claims.aud, FirebaseProjectID.problem(with: audience) == nil else {
+        throw refuse("'s ID token's aud is not a project ID")
+      }
+      if let mismatch = projectMismatch(claims, projectID: projectID, answer: answer) {
+        throw mismatch
+      }
+      if let issuer = claims.iss, issuer != issuerPrefix + projectID {
+        throw refuse("'s ID token's iss is not the issuer of its project (aud)")
+      }
     }
     return claims
+  }
+
+  /// The issuer of ID tokens before the project ID.
+  static let issuerPrefix = "https://securetoken.google.com/"
+
+  /// The error for an ID token issued for another project than `projectID`, or `nil`
+  /// when its `aud` is `projectID` (or absent). The caller has checked that `aud` is a
+  /// project ID (``UserBackendKit/FirebaseProjectID``); one that is not is a malformed
+  /// token, not another project.
+  ///
+  /// The message names both: the configured project and the token's `aud` (and the
+  /// project of its `iss` when that says another, quoted and shortened, shown by its code
+  /// points when it is not a project ID); and says what to fix.
+  /// - Returns: `.misconfigured(setting: "projectID", reason:)`.
+  static func projectMismatch(
+    _ claims: FirebaseIDTokenClaims, projectID: String, answer: String
+  ) -> UserBackendError? {
+    guard let audience = claims.aud, audience != projectID else { return nil }
+    var issued = "project \(shownProject(audience)) (aud)"
+    if let issuer = claims.iss, issuer.hasPrefix(issuerPrefix) {
+      let issuerProject = String(issuer.dropFirst(issuerPrefix.count))
+      if issuerProject != audience { issued += ", iss \(shownProject(issuerProject))" }
+    }
+    return UserBackendError(
+      .misconfigured(
+        setting: "projectID",
+        reason: "the configured project is \"\(projectID)\", but the \(answer) answer's ID "
+          + "token was issued for \(issued): the API key (or the Auth emulator reached, "
+          + "`baas emulator --project-id`) serves another project than the configured "
+          + "project ID; set the project ID to that project, or use that project's key "
+          + "(or emulator)"))
+  }
+
+  /// A project ID from a token, for a message: quoted; shortened, with its code points,
+  /// when it is not a valid project ID (it is server text).
+  private static func shownProject(_ text: String) -> String {
+    FirebaseProjectID.problem(with: text) == nil ? "\"\(text)\"" : JSONTextCheck.shown(text)
   }
 
   private static func nonEmpty(_ text: String?) -> String? {

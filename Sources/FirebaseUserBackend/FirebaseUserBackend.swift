@@ -160,8 +160,11 @@ public final class FirebaseUserBackend: UserBackend {
   /// - Parameter answer: the endpoint's name for error messages (`"accounts:signUp"`).
   /// - Throws: `.malformedResponse`, storing nothing, when `localId` is not a Firebase uid
   ///   (1–128 characters: Firebase allows any text, so `org/42` signs in and only its
-  ///   document calls are refused) or the ID token is not a readable JWT for that user (and
-  ///   the configured project) (``FirebaseSessionBuilder/checkOwner(userID:answered:idToken:projectID:answer:)``).
+  ///   document calls are refused) or the ID token is not a readable JWT for that user
+  ///   (``FirebaseSessionBuilder/checkOwner(userID:answered:idToken:projectID:answer:)``);
+  ///   `.misconfigured(setting: "projectID")`, storing nothing, when the token is another
+  ///   project's. When `isNewUser` (the call created the account), that account is then
+  ///   deleted with the token (``removingCreatedAccount(idToken:answer:reason:)``).
   func establish(
     grant: FirebaseTokenGrant, localId: String, email: String?, displayName: String?,
     phoneNumber: String?, defaultProvider: String, isNewUser: Bool, answer: String,
@@ -171,9 +174,17 @@ public final class FirebaseUserBackend: UserBackend {
       throw UserBackendError(
         .malformedResponse(reason: "the \(answer) answer's user ID is not 1–128 characters"))
     }
-    let claims = try FirebaseSessionBuilder.checkOwner(
-      userID: localId, answered: nil, idToken: grant.idToken,
-      projectID: configuration.projectID, answer: answer)
+    let claims: FirebaseIDTokenClaims?
+    do {
+      claims = try FirebaseSessionBuilder.checkOwner(
+        userID: localId, answered: nil, idToken: grant.idToken,
+        projectID: configuration.projectID, answer: answer)
+    } catch {
+      guard isNewUser, case .misconfigured(let setting, let reason) = error.code,
+        setting == "projectID"
+      else { throw error }
+      throw await removingCreatedAccount(idToken: grant.idToken, answer: answer, reason: reason)
+    }
     let user = FirebaseSessionBuilder.user(
       id: localId, email: email, displayName: displayName, phoneNumber: phoneNumber,
       providers: [], claims: claims, defaultProvider: defaultProvider)

@@ -10,7 +10,9 @@ import Foundation
 /// timestamps between 0001-01-01 and 9999-12-31 UTC. ``DocumentValue/serverTimestamp`` is
 /// refused inside arrays (Firestore transforms address fields, not array elements), and an
 /// array directly inside an array is refused (Firestore cannot store one; an array inside
-/// a map inside an array is fine).
+/// a map inside an array is fine). The NCMB service stores one; the NCMB adapter still
+/// refuses it, so that a document is portable, but the emulator's NCMB wire accepts it as
+/// the service does (the `package` checks with `allowingArraysInArrays`).
 ///
 /// **Names: one rule on every backend.** A name is refused when any backend reserves it,
 /// so a document written on one backend can be written on every other:
@@ -73,6 +75,17 @@ public enum DocumentValidation {
     try validateUpdate(setting: fields, removing: [], reserved: reserved)
   }
 
+  /// ``validateCreate(_:reserved:)`` for the emulator's NCMB wire, which stores what the
+  /// NCMB service stores: with `allowingArraysInArrays`, an array directly inside an array
+  /// is accepted (the service keeps `[[1,2]]`); every other rule applies.
+  package static func validateCreate(
+    _ fields: [String: DocumentValue], reserved: Set<String> = [], allowingArraysInArrays: Bool
+  ) throws(UserBackendError) {
+    try validateUpdate(
+      setting: fields, removing: [], reserved: reserved,
+      allowingArraysInArrays: allowingArraysInArrays)
+  }
+
   /// Checks the fields of a merge
   /// (``UserDocumentStore/updateDocument(userID:setting:removing:)``): every set name and
   /// value, every removed name, and that no name is both set and removed.
@@ -97,9 +110,23 @@ public enum DocumentValidation {
     setting fields: [String: DocumentValue], removing: Set<String>,
     reserved: Set<String> = [], unremovable: Set<String> = []
   ) throws(UserBackendError) {
+    try validateUpdate(
+      setting: fields, removing: removing, reserved: reserved, unremovable: unremovable,
+      allowingArraysInArrays: false)
+  }
+
+  /// ``validateUpdate(setting:removing:reserved:unremovable:)``; with
+  /// `allowingArraysInArrays` (the emulator's NCMB wire only: the service stores them) an
+  /// array directly inside an array is accepted.
+  package static func validateUpdate(
+    setting fields: [String: DocumentValue], removing: Set<String>,
+    reserved: Set<String> = [], unremovable: Set<String> = [], allowingArraysInArrays: Bool
+  ) throws(UserBackendError) {
     for name in fields.keys.sorted() {
       let path = try checkName(name, parent: "fields", reserved: reserved)
-      try checkValue(fields[name]!, path: path, depth: 1, insideArray: false)
+      try checkValue(
+        fields[name]!, path: path, depth: 1, insideArray: false,
+        arraysInArrays: allowingArraysInArrays)
     }
     for name in removing.sorted() {
       let path = try checkLength(name, parent: "fields")
@@ -187,7 +214,7 @@ public enum DocumentValidation {
   }
 
   private static func checkValue(
-    _ value: DocumentValue, path: String, depth: Int, insideArray: Bool
+    _ value: DocumentValue, path: String, depth: Int, insideArray: Bool, arraysInArrays: Bool
   ) throws(UserBackendError) {
     guard depth <= maximumDepth else {
       throw invalid(path, "nests deeper than \(maximumDepth) levels")
@@ -201,19 +228,22 @@ public enum DocumentValidation {
       }
     case .array(let values):
       for (index, element) in values.enumerated() {
-        if case .array = element {
+        if case .array = element, !arraysInArrays {
           throw invalid(
             "\(path)[\(index)]",
             "an array must not directly contain an array (Firestore refuses it; put the inner "
               + "array in a map)")
         }
         try checkValue(
-          element, path: "\(path)[\(index)]", depth: depth + 1, insideArray: true)
+          element, path: "\(path)[\(index)]", depth: depth + 1, insideArray: true,
+          arraysInArrays: arraysInArrays)
       }
     case .map(let fields):
       for name in fields.keys.sorted() {
         let nested = try checkName(name, parent: path, reserved: [])
-        try checkValue(fields[name]!, path: nested, depth: depth + 1, insideArray: insideArray)
+        try checkValue(
+          fields[name]!, path: nested, depth: depth + 1, insideArray: insideArray,
+          arraysInArrays: arraysInArrays)
       }
     default: break
     }

@@ -82,8 +82,8 @@ enum AccountCommands {
         return await reportResult(
           json: options.has("json"), context: context,
           {
-            let backend = try await context.makeBackendForSignIn(offering: required)
             try await GuestSession.check(context, command: "signin", force: options.has("force"))
+            let backend = try await context.makeCheckedBackendForSignIn(offering: required)
             let user = try await backend.signInAnonymously().user
             return try await SignInOutcome.make(user, backend: backend, ensureDocument: ensure)
           }, jsonText: \.json, lines: \.lines)
@@ -282,15 +282,17 @@ enum AccountCommands {
     let identifier = try identifier(options, command: command)
     let context = context.merging(options)
     let json = options.has("json")
-    // The configuration, the capabilities and the guest rule are checked before the
-    // password is asked for, so a missing key, an unsupported operation or a guest that
-    // would be discarded is reported at once instead of after a prompt.
+    // The configuration, the capabilities, the emulator's project and the guest rule are
+    // checked before the password is asked for, so a missing key, an unsupported
+    // operation, an emulator serving another project or a guest that would be discarded
+    // is reported at once instead of after a prompt.
     let backend: any UserBackend
     do {
-      backend = try await context.makeBackendForSignIn(offering: capabilities)
+      // The guest rule first: it reads only the local session file.
       if storesNewSession {
         try await GuestSession.check(context, command: command, force: options.has("force"))
       }
+      backend = try await context.makeCheckedBackendForSignIn(offering: capabilities)
     } catch {
       return context.fail(error, json: json)
     }

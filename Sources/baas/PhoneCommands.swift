@@ -124,6 +124,8 @@ enum PhoneCommands {
           let backend = try context.make(configuration)
           try await GuestSession.check(
             context, command: "phone verify", force: options.has("force"))
+          // A phone sign-in can create the account: check the emulator's project first.
+          try await context.checkEmulatorProject(configuration)
           var verificationID = options.value("verification-id")
           if verificationID == nil {
             verificationID = try await UserBackends.sessionStore(for: configuration).load()

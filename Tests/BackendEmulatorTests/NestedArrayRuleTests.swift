@@ -9,9 +9,11 @@ import UserBackendKit
 
 /// Attack round 6, M3: an array directly inside an array was stored by every backend and
 /// by the emulator, while production Firestore refuses it ("Cannot convert an array value
-/// in an array value"). One rule now refuses it everywhere, naming the element, before any
-/// request; an array inside a map inside an array stays allowed.
-@Suite("An array directly inside an array is refused everywhere", .timeLimit(.minutes(2)))
+/// in an array value"). One rule now refuses it in every adapter and the fake, naming the
+/// element, before any request; an array inside a map inside an array stays allowed. The
+/// emulator's Firestore wire refuses it as Firestore does; its NCMB wire stores it, as the
+/// NCMB service does (F6).
+@Suite("An array directly inside an array is refused by every client", .timeLimit(.minutes(2)))
 struct NestedArrayRuleTests {
   /// Writes every layer refuses, and the element their error names.
   static let refused: [(fields: [String: DocumentValue], field: String)] = [
@@ -104,7 +106,11 @@ struct NestedArrayRuleTests {
     #expect(try store.document(userID: uid) == nil)
   }
 
-  @Test func theNCMBEmulatorRefusesItToo() async throws {
+  /// F6: the NCMB service stores an array directly inside an array, so the emulator's NCMB
+  /// wire does too (before: `E400002`), and answers it back as sent; the Firestore wire
+  /// still refuses writing one (above), and the NCMB adapter refuses it before any request
+  /// (``refusedByEveryBackend(kind:)``) so that a document stays portable.
+  @Test func theNCMBEmulatorStoresItAsTheServiceDoes() async throws {
     let store = try makeStore()
     let handler = NCMBHandler(store: store)
     let requests = NCMBRequests()
@@ -113,12 +119,51 @@ struct NestedArrayRuleTests {
         .post, "/2013-09-01/users", body: ["userName": "ann", "password": "secret1"]))
     let id = try #require(signUp.json["objectId"] as? String)
     let token = try #require(signUp.json["sessionToken"] as? String)
-    for body: [String: Any] in [["n": [[1, 2]]], ["m": ["n": [1, [2]]]]] {
-      let answer = await handler.handle(
-        requests.request(.put, "/2013-09-01/users/\(id)", body: body, sessionToken: token))
-      #expect(answer.status == 400, "\(body)")
-      #expect(answer.json["code"] as? String == "E400002", "\(body)")
-    }
-    #expect(try store.document(userID: id) == nil)
+    let body: [String: Any] = [
+      "n": [[1, 2]], "m": ["n": [1, [2, ["x"]]]], "e": [[] as [Any]], "o": [["k": [[true]]]],
+    ]
+    let answer = await handler.handle(
+      requests.request(.put, "/2013-09-01/users/\(id)", body: body, sessionToken: token))
+    #expect(answer.status == 200, "\(answer.json)")
+    let expected: [String: DocumentValue] = [
+      "n": .array([.array([.integer(1), .integer(2)])]),
+      "m": .map(["n": .array([.integer(1), .array([.integer(2), .array([.string("x")])])])]),
+      "e": .array([.array([])]),
+      "o": .array([.map(["k": .array([.array([.bool(true)])])])]),
+    ]
+    #expect(try store.document(userID: id)?.fields == expected)
+    let read = await handler.handle(
+      requests.request(.get, "/2013-09-01/users/\(id)", sessionToken: token))
+    #expect(read.status == 200)
+    let n = read.json["n"] as? [[Int]]
+    #expect(n == [[1, 2]])
+    let m = (read.json["m"] as? [String: Any])?["n"] as? [Any]
+    #expect((m?[1] as? [Any])?.count == 2)
+    #expect(read.json["e"] as? [[Int]] == [[]])
+    // The other rules still apply on the NCMB wire: a name starting with __ inside.
+    let refused = await handler.handle(
+      requests.request(
+        .put, "/2013-09-01/users/\(id)", body: ["p": [[["__x": 1]]]], sessionToken: token))
+    #expect(refused.status == 400)
+    #expect(refused.json["code"] as? String == "E400002")
+    #expect(try store.document(userID: id)?.fields == expected)
+  }
+
+  /// What another NCMB client stored through the wire reads back through the NCMB adapter
+  /// (it refuses writing one, never reading one) and through the emulator's Firestore wire
+  /// (the one store serves both; Firestore itself could hold no such document).
+  @Test func aNestedArrayAnotherNCMBClientStoredReadsBack() async throws {
+    let rig = try EmulatorRig(.inProcess)
+    let ncmb = try rig.ncmb()
+    let session = try await ncmb.signUp(.username("ann", password: "secret1"))
+    let handler = NCMBHandler(store: rig.store)
+    let answer = await handler.handle(
+      NCMBRequests().request(
+        .put, "/2013-09-01/users/\(session.user.id)", body: ["n": [[1, 2]]],
+        sessionToken: session.bearerToken))
+    #expect(answer.status == 200, "\(answer.json)")
+    let read = try await ncmb.userDocuments.document()
+    #expect(read?.fields["n"] == .array([.array([.integer(1), .integer(2)])]))
+    await rig.stop()
   }
 }

@@ -8,7 +8,8 @@ import UserBackendKit
 /// Firebase ID tokens are always JWTs (the JS SDK fails on one it cannot parse). Every
 /// answer that hands out tokens (sign-up, every sign-in, refresh, `accounts:update`,
 /// re-authentication) must carry an ID token whose payload reads as a JSON object with
-/// `sub` equal to the user and, when a project ID is configured, `aud` equal to it;
+/// `sub` equal to the user and, when a project ID is configured, `aud` equal to it (a
+/// token of another project is `.misconfigured`: ProjectMismatchTests);
 /// otherwise it is `.malformedResponse`, nothing is stored and the old session stays.
 @Suite("Firebase: an ID token the adapter cannot read is never stored", .timeLimit(.minutes(1)))
 struct UnreadableIDTokenTests {
@@ -143,13 +144,15 @@ struct UnreadableIDTokenTests {
       transport: server, sessionStore: store, clock: clock)
   }
 
-  /// (audience claim, accepted): with a project ID configured, `aud` must name it.
+  /// (audience claim, outcome): with a project ID configured, `aud` must name it. One that
+  /// is not a project ID at all is a malformed token; another project's ID is a
+  /// configuration fault (ProjectMismatchTests).
   @Test(
     arguments: [
-      ("demo-project", true), ("other-project", false), (nil, false), ("", false),
-      ("demo-project ", false),
-    ] as [(String?, Bool)])
-  func theAudienceMustBeTheConfiguredProject(_ audience: String?, _ accepted: Bool)
+      ("demo-project", "accepted"), ("other-project", "misconfigured"), (nil, "malformed"),
+      ("", "malformed"), ("demo-project ", "malformed"),
+    ] as [(String?, String)])
+  func theAudienceMustBeTheConfiguredProject(_ audience: String?, _ expected: String)
     async throws
   {
     let clock = ManualClock(Fixture.start)
@@ -168,9 +171,13 @@ struct UnreadableIDTokenTests {
         }
         return try await backend.idToken(forceRefresh: true)
       }
-      if accepted {
+      switch expected {
+      case "accepted":
         #expect((try? result.get()) == token, "\(flow)")
-      } else {
+      case "misconfigured":
+        ProjectMismatchTests.expectMismatch(result.errorCode.map { UserBackendError($0) }, flow)
+        #expect(try await store.load() == before, "\(flow)")
+      default:
         Self.expectMalformed(result.errorCode.map { UserBackendError($0) }, flow)
         #expect(try await store.load() == before, "\(flow)")
       }

@@ -83,7 +83,10 @@ public struct FirebaseAuthHandler: Sendable {
     guard let route = FirebaseRoute(request) else { throw .notFound }
     switch route {
     case .readiness:
-      return WireResponse.json(200, ["authEmulator": ["ready": true]])
+      // `projectId` is ours (the Auth Emulator sends `ready`, `docs`, `apiSpec`): the one
+      // project this emulator serves, so a client configured for another can say so
+      // before it creates anything (`baas signup`).
+      return WireResponse.json(200, ["authEmulator": ["ready": true, "projectId": projectID]])
     case .certificates:
       guard request.method == .get, let signing else { throw .notFound }
       return signing.certificatesResponse

@@ -66,7 +66,10 @@ extension NCMBHandler {
       }
     }
     do {
-      try DocumentValidation.validateUpdate(setting: write.setting, removing: write.removing)
+      // The service stores an array directly inside an array (`[[1,2]]`); only Firestore
+      // refuses one, so only the NCMB adapter (for portability) and the Firestore wire do.
+      try DocumentValidation.validateUpdate(
+        setting: write.setting, removing: write.removing, allowingArraysInArrays: true)
     } catch {
       throw NCMBError("E400002", "\(error.message)")
     }
@@ -78,7 +81,9 @@ extension NCMBHandler {
     if let acl = write.acl { try ncmbStore { try store.setUserACL(userID: userID, json: acl) } }
     guard !write.setting.isEmpty || !write.removing.isEmpty else { return }
     do {
-      _ = try store.updateDocument(userID: userID, setting: write.setting, removing: write.removing)
+      _ = try store.updateDocument(
+        userID: userID, setting: write.setting, removing: write.removing,
+        allowingArraysInArrays: true)
     } catch let error as UserBackendError {
       throw NCMBError("E400002", error.message)
     } catch {
