@@ -54,7 +54,7 @@ extension HAREntry {
   public func httpRequest(index: Int) throws -> HTTPRequest {
     guard let url = URL(string: request.url), url.scheme != nil, url.host != nil else {
       throw CassetteError.malformed(
-        field: "entries[\(index)].request.url", reason: "not an absolute URL")
+        field: CassetteLocation.entry(index, "request.url"), reason: "not an absolute URL")
     }
     var fields = HTTPFields()
     for header in request.headers where !header.name.hasPrefix(":") {
@@ -71,7 +71,8 @@ extension HAREntry {
         body = data
       } else {
         throw CassetteError.malformed(
-          field: "entries[\(index)].request.postData.text", reason: "not valid base64")
+          field: CassetteLocation.entry(index, "request.postData.text"),
+          reason: "not valid base64")
       }
       fields.declaring(postData.mimeType, for: body)
     }
@@ -91,7 +92,8 @@ extension HAREntry {
       let body = BodyCoding.data(text: response.content.text, encoding: response.content.encoding)
     else {
       throw CassetteError.malformed(
-        field: "entries[\(index)].response.content.text", reason: "not valid base64")
+        field: CassetteLocation.entry(index, "response.content.text"),
+        reason: "not valid base64")
     }
     fields.declaring(response.content.mimeType, for: body)
     return HTTPResponse(status: response.status, headerFields: fields, body: body)
