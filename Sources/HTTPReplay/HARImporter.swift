@@ -137,6 +137,9 @@ public enum HARImporter {
     guard let object = try? JSONSerialization.jsonObject(with: data) else {
       throw CassetteError.malformed(field: "log", reason: "not JSON")
     }
+    if let path = JSONRepeatedKeys.first(in: data) {
+      throw CassetteError.malformed(field: path, reason: JSONRepeatedKeys.reason)
+    }
     let log = (object as? [String: Any])?["log"] as? [String: Any]
     // Entries the import skips (data:, blob:, chrome-extension: URLs) are not checked.
     let skipped = (log?["entries"] as? [Any] ?? []).enumerated().compactMap { index, item in

@@ -46,11 +46,13 @@ extension HAREntry {
       response: harResponse, order: order)
   }
 
-  /// The request as a value. HTTP/2 pseudo-header fields (`:authority`) are skipped; form
-  /// `params` become an encoded body when there is no `text`. A body without a
-  /// `Content-Type` field gets `postData.mimeType` as one (``BodyType``: the type the file
-  /// declares is what import, lint, redaction and replay read it as).
-  /// - Throws: ``CassetteError/malformed(field:reason:)`` for a bad URL or base64 body.
+  /// The request as a value. HTTP/2 pseudo-header fields (`:authority`) are skipped.
+  /// Without `text`, `params` become the body their media type says
+  /// (``HARPostData/body(params:mediaType:)``: a URL-encoded form, or multipart). A body
+  /// without a `Content-Type` field gets `postData.mimeType` as one (``BodyType``: the type
+  /// the file declares is what import, lint, redaction and replay read it as).
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` for a bad URL or base64 body, or
+  ///   `params` under a media type that is neither a form nor multipart.
   public func httpRequest(index: Int) throws -> HTTPRequest {
     guard let url = URL(string: request.url), url.scheme != nil, url.host != nil else {
       throw CassetteError.malformed(
@@ -62,11 +64,17 @@ extension HAREntry {
     }
     var body = Data()
     if let postData = request.postData {
+      var declared = postData.mimeType
       if postData.text == nil, let params = postData.params {
-        let text = params.map {
-          FormURLEncoding.escape($0.name) + "=" + FormURLEncoding.escape($0.value)
+        do throws(HARPostData.ParamsProblem) {
+          (body, declared) = try HARPostData.body(
+            params: params,
+            mediaType: BodyType.mediaType(header: fields["Content-Type"], declared: declared))
+        } catch {
+          throw CassetteError.malformed(
+            field: CassetteLocation.entry(index, "request.postData.params"),
+            reason: error.description)
         }
-        body = Data(text.joined(separator: "&").utf8)
       } else if let data = BodyCoding.data(text: postData.text, encoding: postData.encoding) {
         body = data
       } else {
@@ -74,7 +82,7 @@ extension HAREntry {
           field: CassetteLocation.entry(index, "request.postData.text"),
           reason: "not valid base64")
       }
-      fields.declaring(postData.mimeType, for: body)
+      fields.declaring(declared, for: body)
     }
     return HTTPRequest(
       method: HTTPMethod(rawValue: request.method), url: url, headerFields: fields, body: body)
