@@ -9,6 +9,11 @@ import UserBackendKit
 /// ``Redactor`` for the whole session, so aliases are numbered by first appearance and a
 /// token from a response that goes back into a later request gets the same alias. Failed
 /// sends (no response) are not recorded. The live request itself is sent unchanged.
+///
+/// Order (docs/cassettes.md §7): an entry's place is the order its request reached the
+/// recorder, taken together with the request's redaction, so entries and the aliases of
+/// the values their requests carry run in the same order even when requests come
+/// concurrently; answers may come back in any order, and each is aliased as it arrives.
 public final class RecordingTransport: HTTPTransport {
   /// The live transport.
   public let live: any HTTPTransport
@@ -51,11 +56,13 @@ public final class RecordingTransport: HTTPTransport {
   /// Sends `request` live and records the redacted interaction.
   /// - Throws: whatever the live transport throws (nothing is recorded then).
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let order = state.withLock { state in
+    let redactor = redactor
+    // The place and the redaction in one step, so the entries' order is the order their
+    // requests' values were aliased in (docs/cassettes.md §7).
+    let (order, redactedRequest) = state.withLock { state in
       defer { state.next += 1 }
-      return state.next
+      return (state.next, redactor.redact(request))
     }
-    let redactedRequest = redactor.redact(request)
     let response = try await live.send(request)
     let redactedResponse = redactor.redact(response)
     state.withLock {
