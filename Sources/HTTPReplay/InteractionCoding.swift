@@ -21,22 +21,17 @@ extension HAREntry {
   public init(_ interaction: Interaction, startedAt: Date, order: Int?) {
     let request = interaction.request
     let response = interaction.response
-    var postData: HARPostData?
-    if !request.body.isEmpty {
-      let mimeType = request.headerFields["Content-Type"] ?? "application/octet-stream"
-      let stored = BodyCoding.storedText(request.body, mediaType: mimeType)
-      postData = HARPostData(mimeType: mimeType, text: stored.text, encoding: stored.encoding)
-    }
     let query = FormURLEncoding.pairs(request.rawQuery ?? "", plusIsSpace: false)
     let harRequest = HARRequest(
       method: request.method.rawValue, url: request.url.absoluteString,
-      headers: request.headerFields.map { HARNameValue(name: $0.name, value: $0.value) },
-      queryString: query.map { HARNameValue(name: $0.0, value: $0.1) }, postData: postData)
+      headers: Self.nameValues(request.headerFields),
+      queryString: query.map { HARNameValue(name: $0.0, value: $0.1) },
+      postData: Self.postData(for: request))
     let mimeType = response.headerFields["Content-Type"] ?? ""
     let stored = BodyCoding.storedText(response.body, mediaType: mimeType)
     let harResponse = HARResponse(
       status: response.status, statusText: HTTPStatusText.text(for: response.status),
-      headers: response.headerFields.map { HARNameValue(name: $0.name, value: $0.value) },
+      headers: Self.nameValues(response.headerFields),
       content: HARContent(
         size: response.body.count, mimeType: mimeType, text: stored.text,
         encoding: stored.encoding),
@@ -44,6 +39,19 @@ extension HAREntry {
     self.init(
       startedDateTime: ISO8601.string(from: startedAt), request: harRequest,
       response: harResponse, order: order)
+  }
+
+  /// The `postData` stored for `request`'s body (``BodyCoding``), `nil` for no body.
+  static func postData(for request: HTTPRequest) -> HARPostData? {
+    guard !request.body.isEmpty else { return nil }
+    let mimeType = request.headerFields["Content-Type"] ?? "application/octet-stream"
+    let stored = BodyCoding.storedText(request.body, mediaType: mimeType)
+    return HARPostData(mimeType: mimeType, text: stored.text, encoding: stored.encoding)
+  }
+
+  /// Header fields as HAR name/value pairs, in order.
+  static func nameValues(_ fields: HTTPFields) -> [HARNameValue] {
+    fields.map { HARNameValue(name: $0.name, value: $0.value) }
   }
 
   /// The request as a value. HTTP/2 pseudo-header fields (`:authority`) are skipped.
