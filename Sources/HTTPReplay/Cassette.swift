@@ -91,7 +91,8 @@ public struct Cassette: Codable, Sendable, Hashable {
       HARLog(version: "1.2", creator: creator, entries: entries, replay: metadata), forKey: .log)
   }
 
-  /// Parses cassette JSON and checks what replay needs (``interactions()``).
+  /// Parses cassette JSON and checks what replay needs (``interactions()``); a key repeated
+  /// in one object is refused (``JSONRepeatedKeys``).
   /// - Throws: ``CassetteError`` naming the missing or bad field.
   public static func decode(_ data: Data) throws -> Cassette {
     let cassette: Cassette
@@ -103,6 +104,9 @@ public struct Cassette: Codable, Sendable, Hashable {
       throw CassetteError.malformed(field: error.fieldPath, reason: error.reason)
     } catch {
       throw CassetteError.malformed(field: "log", reason: "not JSON")
+    }
+    if let path = JSONRepeatedKeys.first(in: data) {
+      throw CassetteError.malformed(field: path, reason: JSONRepeatedKeys.reason)
     }
     guard cassette.metadata.format <= ReplayMetadata.currentFormat else {
       throw CassetteError.unsupportedFormat(cassette.metadata.format)

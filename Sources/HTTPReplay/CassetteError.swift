@@ -23,6 +23,11 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The encoded cassette would be `size` bytes, more than the `limit` the loader reads
   /// (64 MiB); nothing was written or scanned.
   case tooLarge(size: Int, limit: Int)
+  /// Recording stopped: with the interaction at `field` (`log.entries[3].response.content`,
+  /// counted in the order requests reached the recorder) the cassette would be one the
+  /// loader refuses (a body that decodes past 10 MiB, bodies past 64 MiB in total, a file
+  /// past 64 MiB). Nothing is written, and every later send is refused.
+  case tooLargeToRecord(field: String, reason: String)
 
   /// One line (plus one line per finding): ``lines`` joined.
   public var description: String { lines.joined(separator: "\n") }
@@ -53,6 +58,9 @@ public enum CassetteError: Error, Sendable, Hashable, CustomStringConvertible {
       "cassette format \(format) is newer than this library (\(ReplayMetadata.currentFormat))"
     case .leakDetected, .lintFailed: lines[0]
     case .writeFailed(let path, let reason): "cannot write cassette \(path): \(reason)"
+    case .tooLargeToRecord(let field, let reason):
+      "refusing to record \(field): \(reason); a cassette replay cannot load is never "
+        + "written (an existing one stays as it is)"
     case .tooLarge(let size, let limit):
       "refusing to write the cassette: it would be \(size) bytes, more than the "
         + "\(limit >> 20) MiB (\(limit) bytes) a cassette may be to load"

@@ -94,6 +94,11 @@ public enum CassetteLinter {
           Finding(file: file, location: finding.location, message: finding.message, kind: .schema))
       }
       if survey.overrun != nil { return findings }
+      // A repeated key means one thing here and another to replay (``JSONRepeatedKeys``).
+      if let path = JSONRepeatedKeys.first(in: data) {
+        findings.append(
+          Finding(file: file, location: path, message: JSONRepeatedKeys.reason, kind: .schema))
+      }
       findings += HARSchema.problems(in: object).map {
         Finding(file: file, location: $0.path, message: $0.message, kind: .schema)
       }

@@ -60,7 +60,7 @@ enum DecodedLeakScan {
     }
     for (index, item) in (log["entries"] as? [Any] ?? []).enumerated() {
       guard let entry = item as? [String: Any] else { continue }
-      let path = "log.entries[\(index)]"
+      let path = CassetteLocation.entry(index)
       if let request = entry["request"] as? [String: Any] {
         scanner.request(request, path + ".request")
       }

@@ -74,11 +74,11 @@ struct DecodedSizeBudget {
       let bodies = [
         (
           request?.text, request?.encoding, entry.request.headers,
-          "log.entries[\(index)].request.postData"
+          CassetteLocation.entry(index, "request.postData")
         ),
         (
           entry.response.content.text, entry.response.content.encoding,
-          entry.response.headers, "log.entries[\(index)].response.content"
+          entry.response.headers, CassetteLocation.entry(index, "response.content")
         ),
       ]
       for (text, encoding, headers, field) in bodies {

@@ -52,7 +52,7 @@ struct DecodedSizeSurvey {
           }
           return HARNameValue(name: name, value: pair["value"] as? String ?? "")
         }
-        let field = "log.entries[\(index)].\(place)"
+        let field = CassetteLocation.entry(index, place)
         do throws(ContentCoding.Failure) {
           try budget.count(text: text, encoding: encoding, headers: pairs)
         } catch {

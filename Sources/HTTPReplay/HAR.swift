@@ -224,8 +224,9 @@ public struct HARPostData: Codable, Sendable, Hashable {
   public var mimeType: String
   /// The body text (pretty, key-sorted JSON for JSON bodies).
   public var text: String?
-  /// Form parameters (import only; cassettes write `text`).
-  public var params: [HARNameValue]?
+  /// Posted parameters (import only; cassettes write `text`): HAR 1.2's description of a
+  /// URL-encoded or multipart form, read only when there is no `text`.
+  public var params: [HARParam]?
   /// `"base64"` when `text` is base64 (`_encoding`, as HAR 1.3 proposes `encoding`).
   public var encoding: String?
 
@@ -243,12 +244,13 @@ public struct HARPostData: Codable, Sendable, Hashable {
     case standardEncoding = "encoding"
   }
 
-  /// Decodes leniently; reads `_encoding` or `encoding`.
+  /// Decodes leniently; reads `_encoding` or `encoding`. A `params` list that is not a
+  /// list of parameters is an error, not a missing body.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     mimeType = try c.decodeIfPresent(String.self, forKey: .mimeType) ?? ""
     text = try c.decodeIfPresent(String.self, forKey: .text)
-    params = try? c.decodeIfPresent([HARNameValue].self, forKey: .params)
+    params = try c.decodeIfPresent([HARParam].self, forKey: .params)
     encoding =
       try c.decodeIfPresent(String.self, forKey: .encoding)
       ?? c.decodeIfPresent(String.self, forKey: .standardEncoding)

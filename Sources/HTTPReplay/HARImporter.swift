@@ -15,6 +15,9 @@ public enum HARImporter {
 
   /// Imports `data` (a HAR 1.1/1.2 file; unknown fields ignored).
   ///
+  /// Messages name places in `data` (`log.entries[N]` is the file's entry `N`, also when
+  /// entries before it are left out).
+  ///
   /// The file is checked first as `cassette lint` checks a cassette (HAR structure; a
   /// `_replay` block is not required): a file without `log.entries` is refused, not turned
   /// into an empty cassette. Every entry with an `http`/`https` URL whose host is allowed is
@@ -63,6 +66,8 @@ public enum HARImporter {
     let allowed = allowedHosts.map { Set($0.map { $0.lowercased() }) }
     let redactor = Redactor(rules: rules)
     var kept: [(request: HTTPRequest, response: HTTPResponse, startedAt: Date)] = []
+    // The index in the file of each kept entry: messages name the file the user has.
+    var fileIndex: [Int] = []
     // Every kept body is decoded and counted before anything is redacted or scanned.
     var budget = DecodedSizeBudget()
     for (index, entry) in log.entries.enumerated() {
@@ -79,6 +84,7 @@ public enum HARImporter {
       let response = try decoded(
         try entry.httpResponse(index: index), index: index, budget: &budget)
       kept.append((request, response, ISO8601.date(from: entry.startedDateTime) ?? clock))
+      fileIndex.append(index)
     }
     // Two passes over one alias table. The redactor replaces a value wherever it appears
     // only once a rule has aliased it, so the first pass meets every value a rule names and
@@ -97,7 +103,7 @@ public enum HARImporter {
     }
     guard !entries.isEmpty else {
       throw CassetteError.malformed(
-        field: "log.entries",
+        field: CassetteLocation.entries,
         reason: allowed == nil
           ? "no http(s) entries" : "no entries for the backend's hosts; nothing to import")
     }
@@ -109,7 +115,18 @@ public enum HARImporter {
       provenance: existing?.provenance
         ?? Provenance(kind: provenance, source: source, recordedAt: clock))
     let cassette = Cassette(metadata: metadata, entries: entries)
-    _ = try cassette.checkedData(secrets: secrets)
+    do {
+      _ = try cassette.checkedData(secrets: secrets)
+    } catch CassetteError.lintFailed(let findings) {
+      // Findings name the cassette's entries; the user has the file, where entries left
+      // out come in between.
+      throw CassetteError.lintFailed(
+        findings.map { finding in
+          CassetteLocation.renumberingEntries(in: finding) {
+            fileIndex.indices.contains($0) ? fileIndex[$0] : $0
+          }
+        })
+    }
     return cassette
   }
 
@@ -120,12 +137,15 @@ public enum HARImporter {
     guard let object = try? JSONSerialization.jsonObject(with: data) else {
       throw CassetteError.malformed(field: "log", reason: "not JSON")
     }
+    if let path = JSONRepeatedKeys.first(in: data) {
+      throw CassetteError.malformed(field: path, reason: JSONRepeatedKeys.reason)
+    }
     let log = (object as? [String: Any])?["log"] as? [String: Any]
     // Entries the import skips (data:, blob:, chrome-extension: URLs) are not checked.
     let skipped = (log?["entries"] as? [Any] ?? []).enumerated().compactMap { index, item in
       let url = ((item as? [String: Any])?["request"] as? [String: Any])?["url"] as? String
       let scheme = url.flatMap { URL(string: $0)?.scheme?.lowercased() }
-      return scheme == "http" || scheme == "https" ? nil : "log.entries[\(index)]"
+      return scheme == "http" || scheme == "https" ? nil : CassetteLocation.entry(index)
     }
     let problems = HARSchema.problems(in: object).filter { problem in
       !problem.path.hasPrefix("log._replay")
@@ -149,7 +169,7 @@ public enum HARImporter {
         request.body, fields: request.headerFields)
     } catch {
       throw CassetteError.malformed(
-        field: "entries[\(index)].request.postData", reason: error.description)
+        field: CassetteLocation.entry(index, "request.postData"), reason: error.description)
     }
     return result
   }
@@ -166,7 +186,7 @@ public enum HARImporter {
         response.body, fields: response.headerFields)
     } catch {
       throw CassetteError.malformed(
-        field: "entries[\(index)].response.content", reason: error.description)
+        field: CassetteLocation.entry(index, "response.content"), reason: error.description)
     }
     return result
   }

@@ -58,7 +58,7 @@ enum HARSchema {
       check(creator, "log.creator", [("name", .string), ("version", .string)])
     }
     for (index, item) in (log["entries"] as? [Any] ?? []).enumerated() {
-      let path = "log.entries[\(index)]"
+      let path = CassetteLocation.entry(index)
       guard let entry = item as? [String: Any] else {
         problems.append(Problem(path: path, message: "expected object"))
         continue

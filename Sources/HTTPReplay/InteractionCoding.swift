@@ -21,22 +21,17 @@ extension HAREntry {
   public init(_ interaction: Interaction, startedAt: Date, order: Int?) {
     let request = interaction.request
     let response = interaction.response
-    var postData: HARPostData?
-    if !request.body.isEmpty {
-      let mimeType = request.headerFields["Content-Type"] ?? "application/octet-stream"
-      let stored = BodyCoding.storedText(request.body, mediaType: mimeType)
-      postData = HARPostData(mimeType: mimeType, text: stored.text, encoding: stored.encoding)
-    }
     let query = FormURLEncoding.pairs(request.rawQuery ?? "", plusIsSpace: false)
     let harRequest = HARRequest(
       method: request.method.rawValue, url: request.url.absoluteString,
-      headers: request.headerFields.map { HARNameValue(name: $0.name, value: $0.value) },
-      queryString: query.map { HARNameValue(name: $0.0, value: $0.1) }, postData: postData)
+      headers: Self.nameValues(request.headerFields),
+      queryString: query.map { HARNameValue(name: $0.0, value: $0.1) },
+      postData: Self.postData(for: request))
     let mimeType = response.headerFields["Content-Type"] ?? ""
     let stored = BodyCoding.storedText(response.body, mediaType: mimeType)
     let harResponse = HARResponse(
       status: response.status, statusText: HTTPStatusText.text(for: response.status),
-      headers: response.headerFields.map { HARNameValue(name: $0.name, value: $0.value) },
+      headers: Self.nameValues(response.headerFields),
       content: HARContent(
         size: response.body.count, mimeType: mimeType, text: stored.text,
         encoding: stored.encoding),
@@ -46,15 +41,30 @@ extension HAREntry {
       response: harResponse, order: order)
   }
 
-  /// The request as a value. HTTP/2 pseudo-header fields (`:authority`) are skipped; form
-  /// `params` become an encoded body when there is no `text`. A body without a
-  /// `Content-Type` field gets `postData.mimeType` as one (``BodyType``: the type the file
-  /// declares is what import, lint, redaction and replay read it as).
-  /// - Throws: ``CassetteError/malformed(field:reason:)`` for a bad URL or base64 body.
+  /// The `postData` stored for `request`'s body (``BodyCoding``), `nil` for no body.
+  static func postData(for request: HTTPRequest) -> HARPostData? {
+    guard !request.body.isEmpty else { return nil }
+    let mimeType = request.headerFields["Content-Type"] ?? "application/octet-stream"
+    let stored = BodyCoding.storedText(request.body, mediaType: mimeType)
+    return HARPostData(mimeType: mimeType, text: stored.text, encoding: stored.encoding)
+  }
+
+  /// Header fields as HAR name/value pairs, in order.
+  static func nameValues(_ fields: HTTPFields) -> [HARNameValue] {
+    fields.map { HARNameValue(name: $0.name, value: $0.value) }
+  }
+
+  /// The request as a value. HTTP/2 pseudo-header fields (`:authority`) are skipped.
+  /// Without `text`, `params` become the body their media type says
+  /// (``HARPostData/body(params:mediaType:)``: a URL-encoded form, or multipart). A body
+  /// without a `Content-Type` field gets `postData.mimeType` as one (``BodyType``: the type
+  /// the file declares is what import, lint, redaction and replay read it as).
+  /// - Throws: ``CassetteError/malformed(field:reason:)`` for a bad URL or base64 body, or
+  ///   `params` under a media type that is neither a form nor multipart.
   public func httpRequest(index: Int) throws -> HTTPRequest {
     guard let url = URL(string: request.url), url.scheme != nil, url.host != nil else {
       throw CassetteError.malformed(
-        field: "entries[\(index)].request.url", reason: "not an absolute URL")
+        field: CassetteLocation.entry(index, "request.url"), reason: "not an absolute URL")
     }
     var fields = HTTPFields()
     for header in request.headers where !header.name.hasPrefix(":") {
@@ -62,18 +72,25 @@ extension HAREntry {
     }
     var body = Data()
     if let postData = request.postData {
+      var declared = postData.mimeType
       if postData.text == nil, let params = postData.params {
-        let text = params.map {
-          FormURLEncoding.escape($0.name) + "=" + FormURLEncoding.escape($0.value)
+        do throws(HARPostData.ParamsProblem) {
+          (body, declared) = try HARPostData.body(
+            params: params,
+            mediaType: BodyType.mediaType(header: fields["Content-Type"], declared: declared))
+        } catch {
+          throw CassetteError.malformed(
+            field: CassetteLocation.entry(index, "request.postData.params"),
+            reason: error.description)
         }
-        body = Data(text.joined(separator: "&").utf8)
       } else if let data = BodyCoding.data(text: postData.text, encoding: postData.encoding) {
         body = data
       } else {
         throw CassetteError.malformed(
-          field: "entries[\(index)].request.postData.text", reason: "not valid base64")
+          field: CassetteLocation.entry(index, "request.postData.text"),
+          reason: "not valid base64")
       }
-      fields.declaring(postData.mimeType, for: body)
+      fields.declaring(declared, for: body)
     }
     return HTTPRequest(
       method: HTTPMethod(rawValue: request.method), url: url, headerFields: fields, body: body)
@@ -91,7 +108,8 @@ extension HAREntry {
       let body = BodyCoding.data(text: response.content.text, encoding: response.content.encoding)
     else {
       throw CassetteError.malformed(
-        field: "entries[\(index)].response.content.text", reason: "not valid base64")
+        field: CassetteLocation.entry(index, "response.content.text"),
+        reason: "not valid base64")
     }
     fields.declaring(response.content.mimeType, for: body)
     return HTTPResponse(status: response.status, headerFields: fields, body: body)

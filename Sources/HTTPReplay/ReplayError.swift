@@ -39,9 +39,12 @@ public struct EntryDifference: Sendable, Hashable, CustomStringConvertible {
   /// The differing fields.
   public var differences: [FieldDifference]
 
-  /// `entry #3 POST host/path` followed by one line per differing field.
+  /// The entry's place in the file, `log.entries[3]`.
+  public var location: String { CassetteLocation.entry(entryIndex) }
+
+  /// `log.entries[3] POST host/path` followed by one line per differing field.
   public var description: String {
-    (["entry #\(entryIndex) \(summary) (\(differences.count) difference(s))"]
+    (["\(location) \(summary) (\(differences.count) difference(s))"]
       + differences.map { "      \($0)" }).joined(separator: "\n")
   }
 }
@@ -55,7 +58,7 @@ public enum ReplayError: Error, Sendable, Hashable, CustomStringConvertible,
   /// No unused recorded entry matches the request. Lists the request, its match key and
   /// up to three nearest unused entries with field-by-field differences.
   case noMatch(request: String, key: String, nearest: [EntryDifference])
-  /// Recorded entries were never requested (index and `METHOD host/path` each).
+  /// Recorded entries were never requested (`log.entries[N]` and `METHOD host/path` each).
   case unusedEntries([EntryDifference])
   /// Live responses differ in shape from the recorded ones (verify mode).
   case drift([ShapeDrift])
@@ -79,7 +82,7 @@ public enum ReplayError: Error, Sendable, Hashable, CustomStringConvertible,
       return lines.joined(separator: "\n")
     case .unusedEntries(let entries):
       return "\(entries.count) recorded interaction(s) never requested:\n"
-        + entries.map { "  entry #\($0.entryIndex) \($0.summary)" }.joined(separator: "\n")
+        + entries.map { "  \($0.location) \($0.summary)" }.joined(separator: "\n")
     case .drift(let drifts):
       return "\(drifts.count) response shape difference(s) from the cassette:\n"
         + drifts.map { "  \($0)" }.joined(separator: "\n")

@@ -65,7 +65,7 @@ public final class ReplayTransport: HTTPTransport {
     } catch let error as CassetteError {
       loadError = error
     } catch {
-      loadError = .malformed(field: "log.entries", reason: "unreadable")
+      loadError = .malformed(field: CassetteLocation.entries, reason: "unreadable")
     }
     self.shapes = shapes
     self.responses = responses

@@ -54,7 +54,7 @@ extension HAREntry {
   /// - Throws: ``CassetteError/malformed(field:reason:)`` naming the field
   ///   (`log.entries[2].response.headers[1]`), never its value.
   func checkReplayable(index: Int) throws(CassetteError) {
-    let path = "log.entries[\(index)]"
+    let path = CassetteLocation.entry(index)
     if let problem = ReplayableFields.methodProblem(request.method) {
       throw .malformed(field: path + ".request.method", reason: problem)
     }
