@@ -64,7 +64,7 @@ extension Context {
   func makeCheckedBackendForSignIn(offering capabilities: [Capability]) async throws
     -> any UserBackend
   {
-    let backend = try makeBackendForSignIn(offering: capabilities)
+    let backend = try await makeBackendForSignIn(offering: capabilities)
     try await checkEmulatorProject(configuration())
     return backend
   }

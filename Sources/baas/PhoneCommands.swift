@@ -121,7 +121,7 @@ enum PhoneCommands {
         {
           let configuration = try context.configuration()
           try UserBackends.checkStateDirectoryWritable(for: configuration)
-          let backend = try context.make(configuration)
+          let backend = try await context.make(configuration)
           try await GuestSession.check(
             context, command: "phone verify", force: options.has("force"))
           // A phone sign-in can create the account: check the emulator's project first.
