@@ -172,8 +172,7 @@ struct FirebaseAdminEndpoints {
   /// `createdBy`.
   static func userInfo(_ user: UserRecord) -> [String: Any] {
     let signIn = FirebaseTokens.SignIn(
-      uid: user.id, authTime: 0, provider: user.providers.first ?? "", subject: nil,
-      emailVerified: false)
+      uid: user.id, authTime: 0, provider: user.providers.first ?? "", subject: nil)
     var info = FirebaseAuthHandler.userInfo(user, signIn: signIn)
     if let name = user.username { info["userName"] = name }
     info["createdBy"] = user.username == nil ? "firebase" : "ncmb"
