@@ -24,14 +24,29 @@ enum UserStoreSchema {
   /// `PRAGMA application_id` of an account database: `0x55424B44`, ASCII `UBKD`.
   static let applicationID: Int32 = 0x5542_4B44
   /// The schema version this build writes and reads.
-  static let currentVersion = 3
+  static let currentVersion = 4
 
   /// The steps from version `to - 1` to `to`, in order. Each runs in the opening
   /// transaction; the last one's `to` is ``currentVersion``. Version 1 is the first
   /// stamped schema: the tables of version 0 (created when missing), plus the stamps.
   /// Version 2 adds account management (``version2``); version 3 the per-user documents
-  /// and NCMB user ACLs (``documents``).
-  static let migrations: [(to: Int, sql: String)] = [(1, tables), (2, version2), (3, documents)]
+  /// and NCMB user ACLs (``documents``); version 4 the sign-in facts of refresh tokens
+  /// (``signInFacts``).
+  static let migrations: [(to: Int, sql: String)] = [
+    (1, tables), (2, version2), (3, documents), (4, signInFacts),
+  ]
+
+  /// Version 4: on `refresh_tokens`, what the issuer knows about the sign-in that started
+  /// the token (text the store does not read: the emulator's Firebase sign-in provider,
+  /// subject and time), so a refresh takes them from the server, never from the client
+  /// (``UserStore/issueRefreshToken(userID:signInFacts:)``). `NULL` for tokens issued
+  /// without facts: by the fake backend, and by versions before 4, whose emulator put the
+  /// facts in the refresh token itself, where a client could edit them; the emulator
+  /// refuses those tokens (`INVALID_REFRESH_TOKEN`, sign in again), since nothing the
+  /// server holds says what they were.
+  static let signInFacts = """
+    ALTER TABLE refresh_tokens ADD COLUMN sign_in_facts TEXT;
+    """
 
   /// Version 3: one document per account (its fields in the JSON encoding of
   /// `DocumentFieldCoding`, times in microseconds since 1970), deleted with the account;

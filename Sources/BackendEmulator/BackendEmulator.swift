@@ -165,11 +165,18 @@ extension EmulatorServer {
   ///   - limits: size limits and timeouts.
   ///   - notices: receives a line for each connection closed without an answer, such as
   ///     a TLS handshake on the plain-HTTP port (`nil`, the default, drops them).
+  ///
+  /// Request bodies are limited per protocol (``BackendEmulator/bodyLimit(for:)``: 10 MiB
+  /// for the Google APIs, 16 MiB for NCMB, refused in each protocol's error envelope),
+  /// not by `limits.maxBodyBytes`.
   public convenience init(
     emulator: BackendEmulator, host: String = "127.0.0.1", port: Int = 9099,
     limits: Limits = Limits(), notices: NoticeHandler? = nil
   ) {
-    self.init(host: host, port: port, limits: limits, notices: notices) { request in
+    self.init(
+      host: host, port: port, limits: limits, notices: notices,
+      bodyLimit: BackendEmulator.bodyLimit(for:)
+    ) { request in
       await emulator.handle(request)
     }
   }

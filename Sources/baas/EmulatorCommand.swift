@@ -149,9 +149,8 @@ enum EmulatorCommand {
           tokenSigning: signing,
           recentLoginWindow: window == 0 ? nil : TimeInterval(window))
         let notices = EmulatorCommand.notices(verbose: context.merging(options).verbose)
-        let server = EmulatorServer(host: host, port: port, notices: notices) { request in
-          await emulator.handle(request)
-        }
+        let server = EmulatorServer(
+          emulator: emulator, host: host, port: port, notices: notices)
         let signals = SignalWatch([SIGINT, SIGTERM])
         let bound = try server.start()
         let base = "http://\(address.clientURLHost):\(bound)"

@@ -198,7 +198,9 @@ struct UserStoreAccountTests {
     #expect(ada.email == "ada@example.com" && ada.displayName == "Ada")
     #expect(!ada.emailVerified && ada.photoURL == nil && ada.lastSignInAt == nil)
     #expect(ada.user.createdAt == Date(timeIntervalSince1970: 1000))
-    #expect(try store.database.withLock { try $0.integer("PRAGMA user_version") } == 3)
+    #expect(
+      try store.database.withLock { try $0.integer("PRAGMA user_version") }
+        == Int64(UserStoreSchema.currentVersion))
     #expect(
       try store.database.withLock { try $0.integer("SELECT COUNT(*) FROM refresh_tokens") } == 1)
     // The new columns and table work on the migrated file.

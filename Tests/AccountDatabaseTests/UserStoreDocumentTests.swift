@@ -249,9 +249,12 @@ struct UserStoreDocumentTests {
     do {
       let store = try UserStore(path: path, passwordHashIterations: 1_000)
       uid = try account(store)
-      // Back to version 2's shape: no documents or ACL table, stamped 2.
+      // Back to version 2's shape: no documents or ACL table, no sign-in facts column
+      // (version 4), stamped 2.
       try store.database.withLock {
-        try $0.execute(script: "DROP TABLE documents; DROP TABLE user_acls; PRAGMA user_version=2;")
+        try $0.execute(
+          script: "DROP TABLE documents; DROP TABLE user_acls; "
+            + "ALTER TABLE refresh_tokens DROP COLUMN sign_in_facts; PRAGMA user_version=2;")
       }
     }
     let store = try UserStore(path: path, passwordHashIterations: 1_000)

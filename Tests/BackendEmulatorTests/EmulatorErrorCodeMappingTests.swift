@@ -118,6 +118,7 @@ struct EmulatorErrorCodeMappingTests {
     "E404005": ("No such application.", "misconfigured"),
     "E405001": ("Method not allowed.", "server"),
     "E409001": ("userName is duplication.", "accountAlreadyExists"),
+    "E413002": ("Request entity too large.", "server"),
     "E500001": ("System error.", "server"),
   ]
 

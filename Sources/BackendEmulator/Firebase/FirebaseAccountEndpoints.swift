@@ -138,13 +138,13 @@ extension FirebaseAuthHandler {
 
   /// One `users[]` entry of `accounts:lookup` (§1, "Get user"): times in milliseconds
   /// as strings (`lastLoginAt` is the last sign-in, else the creation), `validSince` in
-  /// seconds as a string; `emailVerified` from the store (or the identity provider's
-  /// word for this sign-in).
+  /// seconds as a string; `emailVerified` from the stored account only (an identity
+  /// provider's word is recorded there at sign-in), never from the token.
   static func userInfo(_ user: UserRecord, signIn: FirebaseTokens.SignIn) -> [String: Any] {
     let milliseconds = { (date: Date) in Self.wholeText(date.timeIntervalSince1970 * 1000) }
     var info: [String: Any] = [
       "localId": user.id,
-      "emailVerified": user.email != nil && (user.emailVerified || signIn.emailVerified),
+      "emailVerified": user.email != nil && user.emailVerified,
       "disabled": user.disabled, "createdAt": milliseconds(user.createdAt),
       "lastLoginAt": milliseconds(user.lastSignInAt ?? user.createdAt),
       "validSince": Self.wholeText(user.validSince.timeIntervalSince1970),

@@ -84,8 +84,7 @@ extension FirebaseAuthHandler {
     let newSignIn = provider != signIn.provider
     if newPassword != nil || emailChanges || body.bool("returnSecureToken") == true {
       let issued = try tokens.issue(
-        for: updated, provider: provider, subject: newSignIn ? nil : signIn.subject,
-        emailVerified: newSignIn ? false : signIn.emailVerified)
+        for: updated, provider: provider, subject: newSignIn ? nil : signIn.subject)
       response.merge(issued.fields) { $1 }
     }
     return response
@@ -167,7 +166,7 @@ extension FirebaseAuthHandler {
     let user = try firebaseStore { try store.applyEmailVerification(code: code) }
     let signIn = FirebaseTokens.SignIn(
       uid: user.id, authTime: tokens.nowSeconds, provider: user.providers.first ?? "password",
-      subject: nil, emailVerified: true)
+      subject: nil)
     var response = Self.userInfo(user, signIn: signIn)
     response["kind"] = "identitytoolkit#SetAccountInfoResponse"
     for key in ["createdAt", "lastLoginAt", "validSince", "disabled", "passwordUpdatedAt"] {

@@ -70,6 +70,9 @@ struct FirebaseAdminEndpoints {
     -> [String: Any]
   {
     guard let body = WireObject.parse(request.body) else { throw .invalidJSON }
+    if let field = body.firstNonBoolean(among: FirebaseAuthHandler.booleanFields) {
+      throw .wrongType(field, expected: "TYPE_BOOL")
+    }
     switch operation {
     case .query: return try query(body)
     case .update: return try update(body)
@@ -158,7 +161,7 @@ struct FirebaseAdminEndpoints {
     case nil, is NSNull: return nil
     case let text as String:
       if let value = DecimalText.wholeNumber(text) { return value }
-    case let number as NSNumber:
+    case let number as NSNumber where JSONBoolean.isNumber(number):
       if let value = Int(exactly: number.doubleValue), value >= 0 { return value }
     default: break
     }
@@ -169,8 +172,7 @@ struct FirebaseAdminEndpoints {
   /// `createdBy`.
   static func userInfo(_ user: UserRecord) -> [String: Any] {
     let signIn = FirebaseTokens.SignIn(
-      uid: user.id, authTime: 0, provider: user.providers.first ?? "", subject: nil,
-      emailVerified: false)
+      uid: user.id, authTime: 0, provider: user.providers.first ?? "", subject: nil)
     var info = FirebaseAuthHandler.userInfo(user, signIn: signIn)
     if let name = user.username { info["userName"] = name }
     info["createdBy"] = user.username == nil ? "firebase" : "ncmb"

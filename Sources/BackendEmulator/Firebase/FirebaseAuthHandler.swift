@@ -109,6 +109,9 @@ public struct FirebaseAuthHandler: Sendable {
       try requireAPIKey(request)
       guard let body = WireObject.parse(request.body) else { throw .invalidJSON }
       if let field = body.firstNonString(among: Self.stringFields) { throw .wrongType(field) }
+      if let field = body.firstNonBoolean(among: Self.booleanFields) {
+        throw .wrongType(field, expected: "TYPE_BOOL")
+      }
       return WireResponse.json(200, try perform(operation, body))
     }
   }
@@ -141,6 +144,15 @@ public struct FirebaseAuthHandler: Sendable {
     "email", "password", "displayName", "idToken", "phoneNumber", "sessionInfo", "code",
     "postBody", "requestUri", "requestType", "tenantId", "grant_type", "grantType",
     "refresh_token", "refreshToken", "oobCode", "newPassword", "photoUrl",
+  ]
+
+  /// The request fields that must be JSON booleans when present: `true`/`false` (or the
+  /// strings `"true"`/`"false"`, which the emulator has always taken). A number (`1`, `0`)
+  /// is refused as production's JSON parser refuses it, not read as a boolean
+  /// (``JSONBoolean``).
+  static let booleanFields = [
+    "returnSecureToken", "returnIdpCredential", "returnUserInfo", "disableUser",
+    "emailVerified", "returnOobLink", "canHandleCodeInApp",
   ]
 
   /// The token endpoint's body: JSON or form, by `Content-Type` (JSON also when the body

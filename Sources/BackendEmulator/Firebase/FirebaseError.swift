@@ -92,11 +92,11 @@ struct FirebaseError: Error {
 
   /// 400 for a field of the wrong JSON type, like production's
   /// `Invalid JSON payload received. …` (`docs/wire/firebase-auth.md` §5.1,
-  /// gateway-level answers). The message names the field and its expected type, never the value
-  /// (it may be a password).
-  static func wrongType(_ field: String) -> FirebaseError {
+  /// gateway-level answers). The message names the field and its expected type
+  /// (`TYPE_STRING`, `TYPE_BOOL`), never the value (it may be a password).
+  static func wrongType(_ field: String, expected: String = "TYPE_STRING") -> FirebaseError {
     var error = FirebaseError(
-      "Invalid JSON payload received. Invalid value at '\(field)' (TYPE_STRING).")
+      "Invalid JSON payload received. Invalid value at '\(field)' (\(expected)).")
     error.statusText = "INVALID_ARGUMENT"
     return error
   }

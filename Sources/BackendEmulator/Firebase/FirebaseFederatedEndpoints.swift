@@ -99,7 +99,7 @@ extension FirebaseAuthHandler {
     // An email claim the canonicaliser refuses is dropped, not stored.
     let email = claims.string("email").flatMap { try? IdentifierCanonicalization.email($0) }
     let emailVerified = claims.bool("email_verified") ?? false
-    let (user, isNew) = try findOrCreate(
+    let (found, isNew) = try findOrCreate(
       find: { try store.user(provider: providerID, subject: subject) },
       create: {
         try store.createUser(
@@ -111,9 +111,16 @@ extension FirebaseAuthHandler {
             provider: providerID,
             providerSubject: subject))
       })
+    var user = found
     guard !user.disabled else { throw .userDisabled }
-    let issued = try tokens.issue(
-      for: user, provider: providerID, subject: subject, emailVerified: emailVerified)
+    // The provider's word on the address it vouched for is recorded on the account (as
+    // production marks it verified): tokens and lookups read the stored account only.
+    let vouched = emailVerified && user.email != nil && user.email == email
+    if vouched && !user.emailVerified {
+      try firebaseStore { try store.setEmailVerified(userID: user.id, true) }
+      user.emailVerified = true
+    }
+    let issued = try tokens.issue(for: user, provider: providerID, subject: subject)
     var response = issued.fields.merging([
       "kind": "identitytoolkit#VerifyAssertionResponse", "providerId": providerID,
       "federatedId": subject, "localId": user.id, "isNewUser": isNew,

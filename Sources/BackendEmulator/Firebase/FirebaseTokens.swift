@@ -10,10 +10,15 @@ import UserBackendKit
 ///   `sub` = `user_id`, `iat`, `exp` (`iat` + 3600 s), `auth_time`, `email`,
 ///   `email_verified`, `phone_number`, `name`, `provider_id` (`anonymous` only) and
 ///   `firebase {identities, sign_in_provider}`.
-/// - Refresh tokens are a store refresh token, a `.`, and base64url JSON of the sign-in
-///   they continue (user, `auth_time`, provider), so a refresh keeps `auth_time` and
-///   `sign_in_provider` and can answer `TOKEN_EXPIRED` after a password change, as
-///   production does. As Firebase's, they do not rotate: a refresh answers the same
+/// - Refresh tokens are opaque, as production's: a store refresh token (32 random bytes,
+///   base64url). The sign-in they continue (user, `auth_time`, provider, the provider's
+///   subject) is kept with the token in the store (``SignIn``, as
+///   `UserStore.signInFacts(refreshToken:)`), never in the client's hands, so a refresh
+///   keeps `auth_time` and `sign_in_provider` and can answer `TOKEN_EXPIRED` after a
+///   password change, as production does, and a client cannot change them (before
+///   schema version 4 they were base64url JSON inside the token, which a client could
+///   edit; such tokens are refused `INVALID_REFRESH_TOKEN`). `email_verified` is always
+///   the stored account's. As Firebase's, they do not rotate: a refresh answers the same
 ///   refresh token, which stays valid until it is revoked, the password changes or the
 ///   account is deleted, and presenting it again is not an error (the store's
 ///   `RefreshTokenPolicy.stable`; the fake backend's rotation is its own).
@@ -26,7 +31,8 @@ struct FirebaseTokens {
   /// Signs ID tokens RS256 when set (`--sign-tokens`); `nil` leaves them unsigned.
   var signing: FirebaseTokenSigning? = nil
 
-  /// What a refresh continues: the sign-in's user, time and provider.
+  /// What a refresh continues: the sign-in's user, time and provider; stored with the
+  /// refresh token as JSON.
   struct SignIn: Codable, Hashable {
     /// The user ID.
     var uid: String
@@ -36,8 +42,6 @@ struct FirebaseTokens {
     var provider: String
     /// The identity provider's subject, for `firebase.identities`.
     var subject: String?
-    /// Whether the provider vouched for the email address.
-    var emailVerified: Bool
   }
 
   /// A fresh ID token and refresh token.
@@ -55,17 +59,17 @@ struct FirebaseTokens {
   /// The current store time in whole seconds.
   var nowSeconds: Int { Int(store.clock.now().timeIntervalSince1970.rounded(.down)) }
 
-  /// Tokens for a new sign-in of `user` through `provider`.
-  func issue(
-    for user: UserRecord, provider: String, subject: String? = nil, emailVerified: Bool = false
-  ) throws(FirebaseError) -> Issued {
-    let signIn = SignIn(
-      uid: user.id, authTime: nowSeconds, provider: provider, subject: subject,
-      emailVerified: emailVerified)
-    let storeToken = try firebaseStore { try store.issueRefreshToken(userID: user.id) }
-    return Issued(
-      idToken: idToken(for: user, signIn: signIn),
-      refreshToken: Self.refreshToken(storeToken: storeToken, signIn: signIn))
+  /// Tokens for a new sign-in of `user` through `provider`; the sign-in is stored with
+  /// the refresh token.
+  func issue(for user: UserRecord, provider: String, subject: String? = nil)
+    throws(FirebaseError) -> Issued
+  {
+    let signIn = SignIn(uid: user.id, authTime: nowSeconds, provider: provider, subject: subject)
+    let facts = String(decoding: (try? JSONEncoder().encode(signIn)) ?? Data(), as: UTF8.self)
+    let refreshToken = try firebaseStore {
+      try store.issueRefreshToken(userID: user.id, signInFacts: facts)
+    }
+    return Issued(idToken: idToken(for: user, signIn: signIn), refreshToken: refreshToken)
   }
 
   /// An ID token for `user`, issued now: unsigned, or RS256 with ``signing``.
@@ -78,7 +82,7 @@ struct FirebaseTokens {
     ]
     if let email = user.email {
       claims["email"] = email
-      claims["email_verified"] = signIn.emailVerified || user.emailVerified
+      claims["email_verified"] = user.emailVerified
       identities["email"] = [email]
     }
     if let phone = user.phoneNumber {
@@ -125,21 +129,22 @@ struct FirebaseTokens {
     let signIn = SignIn(
       uid: uid, authTime: authTime, provider: provider,
       subject: (firebase?["identities"] as? [String: Any])?[provider]
-        .flatMap { ($0 as? [Any])?.first as? String },
-      emailVerified: claims["email_verified"] as? Bool ?? false)
+        .flatMap { ($0 as? [Any])?.first as? String })
     return (user, signIn)
   }
 
-  /// Exchanges a refresh token (`docs/wire/firebase-auth.md` §2): checks the user and the store token (which
-  /// is kept, not rotated) and mints a new ID token with the same `auth_time` and
-  /// provider; the answer carries the same refresh token.
+  /// Exchanges a refresh token (`docs/wire/firebase-auth.md` §2): reads the sign-in
+  /// stored with it, checks the user and the store token (which is kept, not rotated) and
+  /// mints a new ID token with the same `auth_time` and provider; the answer carries the
+  /// same refresh token.
   ///
-  /// - Throws: `INVALID_REFRESH_TOKEN`, `USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`
-  ///   (the sign-in predates a password change).
+  /// - Throws: `INVALID_REFRESH_TOKEN` (unknown, edited, revoked, its account deleted, or
+  ///   issued without a stored sign-in: before schema version 4), `USER_NOT_FOUND`,
+  ///   `USER_DISABLED`, `TOKEN_EXPIRED` (the sign-in predates a password change).
   func refresh(_ refreshToken: String) throws(FirebaseError) -> (Issued, UserRecord) {
-    guard let (storeToken, signIn) = Self.parse(refreshToken: refreshToken) else {
-      throw FirebaseError("INVALID_REFRESH_TOKEN")
-    }
+    let facts = try firebaseStore { try store.signInFacts(refreshToken: refreshToken) }
+    guard let facts, let signIn = try? JSONDecoder().decode(SignIn.self, from: Data(facts.utf8))
+    else { throw FirebaseError("INVALID_REFRESH_TOKEN") }
     guard let user = try firebaseStore({ try store.user(id: signIn.uid) }) else {
       throw .userNotFound
     }
@@ -148,25 +153,10 @@ struct FirebaseTokens {
       throw .tokenExpired
     }
     let redeemed = try firebaseStore {
-      try store.redeemRefreshToken(storeToken, policy: .stable)
+      try store.redeemRefreshToken(refreshToken, policy: .stable)
     }
     guard redeemed.userID == user.id else { throw FirebaseError("INVALID_REFRESH_TOKEN") }
     let issued = Issued(idToken: idToken(for: user, signIn: signIn), refreshToken: refreshToken)
     return (issued, user)
-  }
-
-  private static func refreshToken(storeToken: String, signIn: SignIn) -> String {
-    let meta = (try? JSONEncoder().encode(signIn)) ?? Data()
-    return storeToken + "." + Base64URL.encode(meta)
-  }
-
-  private static func parse(refreshToken: String) -> (String, SignIn)? {
-    guard let dot = refreshToken.lastIndex(of: ".") else { return nil }
-    let storeToken = String(refreshToken[..<dot])
-    guard !storeToken.isEmpty,
-      let meta = Base64URL.decode(refreshToken[refreshToken.index(after: dot)...]),
-      let signIn = try? JSONDecoder().decode(SignIn.self, from: meta)
-    else { return nil }
-    return (storeToken, signIn)
   }
 }

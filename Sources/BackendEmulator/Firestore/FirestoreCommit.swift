@@ -103,7 +103,7 @@ struct FirestoreCommit {
       if object.isEmpty { return .none }
       throw .invalidArgument("\(at).currentDocument: this emulator serves {\"exists\": bool} only.")
     }
-    guard let flag = exists as? Bool else {
+    guard let flag = JSONBoolean.value(exists) else {
       throw .invalidArgument("\(at).currentDocument.exists: expected true or false.")
     }
     return flag ? .exists : .missing

@@ -49,12 +49,12 @@ enum FirestoreValueCoding {
       if let text = raw as? String, let number = Int64(text) { return .integer(number) }
       // As written (Int64.max reads as the NSNumber 9223372036854775807, whose
       // doubleValue rounds up out of Int64's range).
-      if let number = raw as? NSNumber, !(raw is String), number.objCType.pointee == 0x71,
+      if JSONBoolean.isNumber(raw), let number = raw as? NSNumber, number.objCType.pointee == 0x71,
         let exact = Int64(String(describing: number))
       {
         return .integer(exact)
       }
-      if let number = raw as? NSNumber, !(raw is String),
+      if JSONBoolean.isNumber(raw), let number = raw as? NSNumber,
         let exact = Int64(exactly: number.doubleValue),
         String(describing: number) == String(exact)
           || (exact == 0 && number.doubleValue.sign == .minus)
@@ -77,10 +77,12 @@ enum FirestoreValueCoding {
           }
         }
       }
-      if let number = raw as? NSNumber, !(raw is String) { return .double(number.doubleValue) }
+      if JSONBoolean.isNumber(raw), let number = raw as? NSNumber {
+        return .double(number.doubleValue)
+      }
       throw bad("expected a number")
     case "booleanValue":
-      guard let flag = raw as? Bool else { throw bad("expected true or false") }
+      guard let flag = JSONBoolean.value(raw) else { throw bad("expected true or false") }
       return .bool(flag)
     case "nullValue":
       guard raw is NSNull || raw as? String == "NULL_VALUE" else { throw bad("expected null") }

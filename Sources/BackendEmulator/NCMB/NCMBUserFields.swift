@@ -51,7 +51,7 @@ extension NCMBHandler {
         object.values.allSatisfy({ entry in
           guard let rights = entry as? [String: Any] else { return false }
           return rights.keys.allSatisfy { $0 == "read" || $0 == "write" }
-            && rights.values.allSatisfy { $0 is Bool }
+            && rights.values.allSatisfy { JSONBoolean.value($0) != nil }
         }),
         let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
       else { throw .wrongType("acl") }
@@ -114,7 +114,9 @@ extension NCMBHandler {
   /// Throws `E404001` unless the stored ACL of `userID` lets the requester read.
   func checkReadable(userID: String, _ context: NCMBRequestContext) throws(NCMBError) {
     guard let acl = try storedACL(userID) else { return }
-    let readers = acl.filter { ($0.value as? [String: Any])?["read"] as? Bool == true }.keys
+    let readers = acl.filter {
+      JSONBoolean.value(($0.value as? [String: Any])?["read"]) == true
+    }.keys
     guard readers.contains("*") || context.sessionUserID.map(readers.contains) == true else {
       throw .noData
     }
@@ -145,7 +147,7 @@ extension NCMBHandler {
       for (name, value) in object { fields[name] = try documentValue(value, field: field) }
       return .map(fields)
     case let number as NSNumber:
-      if isBoolean(number) { return .bool(number.boolValue) }
+      if JSONBoolean.isBoolean(number) { return .bool(number.boolValue) }
       // JSONSerialization reads -9223372036854775808 (Int64.min) as an NSDecimalNumber,
       // whose Objective-C type is `d`: an integer written without fraction stays one.
       if let decimal = number as? NSDecimalNumber, let integer = Int64(decimal.stringValue) {
@@ -179,10 +181,5 @@ extension NCMBHandler {
     let micros = DocumentTimestamp.microseconds(of: date) ?? 0
     let text = DocumentTimestamp.rfc3339(microseconds: micros - ((micros % 1000) + 1000) % 1000)
     return String(text.dropLast(4)) + "Z"
-  }
-
-  /// JSON `true`/`false` as Foundation decodes them (`__NSCFBoolean`), not `1`/`0`.
-  private static func isBoolean(_ number: NSNumber) -> Bool {
-    String(describing: type(of: number)).contains("Boolean")
   }
 }

@@ -21,7 +21,8 @@ import UserBackendKit
 /// - Keep-alive (HTTP/1.1 default, HTTP/1.0 with `Connection: keep-alive`),
 ///   `Content-Length` and `chunked` request bodies, `Expect: 100-continue`.
 /// - Limits: request line + header fields over ``Limits/maxHeadBytes`` (16 KiB) → `431`;
-///   body over ``Limits/maxBodyBytes`` (1 MiB) → `413`; malformed → `400`; an
+///   body over ``Limits/maxBodyBytes`` (1 MiB) → `413`, or over the limit a
+///   ``BodyLimitRule`` sets for the request → its refusal; malformed → `400`; an
 ///   incomplete request after ``Limits/requestTimeout`` → `408`. The connection is
 ///   closed after any of these.
 /// - Not HTTP: a connection whose first byte opens a TLS handshake (0x16: a client using
@@ -49,12 +50,33 @@ public final class EmulatorServer: Sendable {
   /// thread; must not block.
   public typealias NoticeHandler = @Sendable (String) -> Void
 
+  /// The body limit of one request and the answer to a body over it, chosen by a
+  /// ``BodyLimitRule`` from the request's head.
+  public struct BodyLimit: Sendable {
+    /// The largest body in bytes.
+    public var maxBytes: Int
+    /// The answer to a larger body; the connection is closed after it.
+    public var refusal: HTTPResponse
+
+    /// A limit of `maxBytes` bytes, answered with `refusal` when passed.
+    public init(maxBytes: Int, refusal: HTTPResponse) {
+      self.maxBytes = maxBytes
+      self.refusal = refusal
+    }
+  }
+
+  /// Chooses a request's ``BodyLimit`` from its head: the request passed has the method,
+  /// URL and header fields, and an empty body (called before the body is read). Called
+  /// from a connection thread; must not block.
+  public typealias BodyLimitRule = @Sendable (HTTPRequest) -> BodyLimit
+
   /// Size limits and timeouts.
   public struct Limits: Sendable, Hashable {
     /// The most bytes for the request line and header fields together (default 16 KiB);
     /// more gives `431`.
     public var maxHeadBytes: Int
-    /// The largest request body in bytes (default 1 MiB); larger gives `413`.
+    /// The largest request body in bytes (default 1 MiB); larger gives a plain `413`.
+    /// A ``BodyLimitRule`` given to the server replaces it.
     public var maxBodyBytes: Int
     /// How long an idle keep-alive connection stays open (default 30 s).
     public var idleTimeout: Duration
@@ -97,6 +119,7 @@ public final class EmulatorServer: Sendable {
   public let limits: Limits
   private let handler: Handler
   private let notices: NoticeHandler?
+  private let bodyLimit: BodyLimitRule?
   private let state = LockedValue(ServerState())
   private let stopping = Atomic<Bool>(false)
   private let connections = DispatchGroup()
@@ -108,14 +131,19 @@ public final class EmulatorServer: Sendable {
   ///   - port: `0...65535`; `0` picks a free port (see ``start()``'s result).
   ///   - notices: receives a line for each connection closed without an answer (`nil`,
   ///     the default, drops them).
+  ///   - bodyLimit: chooses each request's body limit and its refusal (a protocol's own
+  ///     error envelope); `nil`, the default, applies ``Limits/maxBodyBytes`` with a
+  ///     plain-text `413`.
   public init(
     host: String = "127.0.0.1", port: Int = 9099, limits: Limits = Limits(),
-    notices: NoticeHandler? = nil, handler: @escaping Handler
+    notices: NoticeHandler? = nil, bodyLimit: BodyLimitRule? = nil,
+    handler: @escaping Handler
   ) {
     self.host = host
     self.requestedPort = port
     self.limits = limits
     self.notices = notices
+    self.bodyLimit = bodyLimit
     self.handler = handler
   }
 
@@ -234,7 +262,7 @@ public final class EmulatorServer: Sendable {
       let connection = HTTPConnection(
         stream: stream, limits: limits, handler: handler,
         isStopping: { [self] in stopping.load(ordering: .sequentiallyConsistent) },
-        notices: notices)
+        notices: notices, bodyLimit: bodyLimit)
       let mode = connection.run()
       // Untrack before closing, so stop() never shuts down a reused descriptor.
       state.withLock { _ = $0.openSockets.removeValue(forKey: id) }

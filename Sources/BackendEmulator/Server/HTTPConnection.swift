@@ -14,6 +14,9 @@ struct HTTPConnection {
   let isStopping: @Sendable () -> Bool
   /// Receives one line for a connection closed without an answer; `nil` drops them.
   var notices: EmulatorServer.NoticeHandler? = nil
+  /// Chooses each request's body limit and refusal; `nil` applies
+  /// ``EmulatorServer/Limits/maxBodyBytes`` with a plain-text `413`.
+  var bodyLimit: EmulatorServer.BodyLimitRule? = nil
 
   /// How the socket should be closed once ``run()`` returns.
   enum CloseMode { case immediate, lingering }
@@ -35,16 +38,23 @@ struct HTTPConnection {
   private func serveOne() -> Outcome {
     let head: HTTPRequestHead
     let body: [UInt8]
+    var limit: EmulatorServer.BodyLimit?
     do {
       guard let (received, deadline) = try readHead() else { return .close }
       head = received
-      body = try readBody(head, deadline: deadline)
+      // The limit is chosen from the head alone (URL and fields), before the body is read.
+      if let bodyLimit { limit = bodyLimit(try makeRequest(head, body: [])) }
+      body = try readBody(head, deadline: deadline, maxBytes: limit?.maxBytes)
     } catch {
       guard error.answers else {
         notices?("closed a connection without an answer: \(error.reason)")
         return .closeAfterError
       }
-      writeError(error)
+      if error.status == 413, let limit {
+        write(limit.refusal)
+      } else {
+        writeError(error)
+      }
       return .closeAfterError
     }
     let request: HTTPRequest
@@ -99,14 +109,17 @@ struct HTTPConnection {
     }
   }
 
-  private func readBody(_ head: HTTPRequestHead, deadline: ContinuousClock.Instant)
-    throws(HTTPWireError) -> [UInt8]
-  {
+  /// Reads the body framed by `head`, of at most `maxBytes` bytes (`nil`:
+  /// ``EmulatorServer/Limits/maxBodyBytes``), else a `413`.
+  private func readBody(
+    _ head: HTTPRequestHead, deadline: ContinuousClock.Instant, maxBytes: Int?
+  ) throws(HTTPWireError) -> [UInt8] {
+    let maxBodyBytes = maxBytes ?? limits.maxBodyBytes
     switch head.framing {
     case .none:
       return []
     case .contentLength(let length):
-      guard length <= limits.maxBodyBytes else { throw Self.bodyTooLarge }
+      guard length <= maxBodyBytes else { throw Self.bodyTooLarge }
       sendContinueIfExpected(head, deadline: deadline)
       try need(length, deadline: deadline)
       let body = Array(stream.buffer[0..<length])
@@ -114,7 +127,7 @@ struct HTTPConnection {
       return body
     case .chunked:
       sendContinueIfExpected(head, deadline: deadline)
-      var decoder = ChunkedBodyDecoder(maxBodyBytes: limits.maxBodyBytes)
+      var decoder = ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes)
       while true {
         if let body = try decoder.decode(&stream.buffer) { return body }
         try more(deadline: deadline)
@@ -173,9 +186,14 @@ struct HTTPConnection {
   }
 
   private func writeError(_ error: HTTPWireError) {
-    let response = HTTPResponse(
-      status: error.status, headerFields: ["Content-Type": "text/plain; charset=utf-8"],
-      body: Data((error.reason + "\n").utf8))
+    write(
+      HTTPResponse(
+        status: error.status, headerFields: ["Content-Type": "text/plain; charset=utf-8"],
+        body: Data((error.reason + "\n").utf8)))
+  }
+
+  /// Writes `response` and announces `Connection: close`.
+  private func write(_ response: HTTPResponse) {
     let bytes = HTTPResponseSerializer.serialize(response, keepAlive: false, includeBody: true)
     stream.write(bytes, deadline: .now + limits.writeTimeout)
   }

@@ -45,6 +45,16 @@ struct WireObject {
     }
   }
 
+  /// The first of `keys` that is present with a value ``bool(_:)`` does not read and that
+  /// is not JSON `null`, e.g. `"returnSecureToken"` for `{"returnSecureToken":1}`; `nil`
+  /// when all are absent, `null` or booleans.
+  func firstNonBoolean(among keys: [String]) -> String? {
+    keys.first { key in
+      guard let value = fields[key], !(value is NSNull) else { return false }
+      return bool(key) == nil
+    }
+  }
+
   /// A string field; numbers and booleans are not converted.
   func string(_ key: String) -> String? { fields[key] as? String }
 
@@ -53,9 +63,10 @@ struct WireObject {
     keys.lazy.compactMap { fields[$0] as? String }.first
   }
 
-  /// A boolean field (`true`/`false`, or the strings `"true"`/`"false"`).
+  /// A boolean field (`true`/`false`, or the strings `"true"`/`"false"`); a number (`1`,
+  /// `0`) is not one (``JSONBoolean``).
   func bool(_ key: String) -> Bool? {
-    if let value = fields[key] as? Bool { return value }
+    if let value = JSONBoolean.value(fields[key]) { return value }
     if let value = fields[key] as? String {
       return value == "true" ? true : value == "false" ? false : nil
     }
