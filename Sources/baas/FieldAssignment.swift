@@ -36,12 +36,11 @@ enum FieldAssignment {
     var fields: [String: DocumentValue] = [:]
     var notes: [String] = []
     for (number, argument) in zip(1..., arguments) {
-      guard let equals = argument.firstIndex(of: "=") else {
+      // Split per code point: an "=" followed by a combining mark is still the separator.
+      guard let (field, text) = ScalarSplit.first("=", in: argument) else {
         throw UsageError(
           "argument \(number) is not FIELD=VALUE (it has no \"=\")", command: command)
       }
-      let field = String(argument[..<equals])
-      let text = String(argument[argument.index(after: equals)...])
       guard !field.isEmpty else {
         throw UsageError(
           "argument \(number): the FIELD before \"=\" is empty (FIELD=VALUE)", command: command)
