@@ -180,7 +180,11 @@ public struct FirebaseTokenVerifier: Sendable {
     guard ParsedToken.string(claims["aud"]) == projectID else {
       throw TokenRejection(.wrongAudience, "aud is not \(projectID)")
     }
-    guard let subject = ParsedToken.string(claims["sub"]), !subject.isEmpty, subject.count <= 128
+    // Unicode scalars, the package's length rule: counting grapheme clusters let "a" and
+    // thousands of combining marks pass as one character.
+    guard
+      let subject = ParsedToken.string(claims["sub"]), !subject.isEmpty,
+      CredentialValidation.limitedLength(subject) <= CredentialValidation.maximumUserIDLength
     else {
       throw TokenRejection(.invalidSubject, "sub is not a string of 1…128 characters")
     }

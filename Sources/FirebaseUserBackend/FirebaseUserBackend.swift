@@ -170,7 +170,10 @@ public final class FirebaseUserBackend: UserBackend {
     phoneNumber: String?, defaultProvider: String, isNewUser: Bool, answer: String,
     clearingPhoneVerification: Bool = false
   ) async throws(UserBackendError) -> AuthSession {
-    guard !localId.isEmpty, localId.count <= CredentialValidation.maximumUserIDLength else {
+    guard
+      !localId.isEmpty,
+      CredentialValidation.limitedLength(localId) <= CredentialValidation.maximumUserIDLength
+    else {
       throw UserBackendError(
         .malformedResponse(reason: "the \(answer) answer's user ID is not 1–128 characters"))
     }

@@ -52,13 +52,14 @@ public enum AnswerLimits {
   /// ``CredentialValidation/maximumUserIDLength``, `email`
   /// ``CredentialValidation/maximumEmailLength``, `username`
   /// ``CredentialValidation/maximumUsernameLength``, `phoneNumber`
-  /// ``maximumPhoneNumberLength`` (Unicode scalars; the ID in characters, as the user ID
-  /// rule counts). The profile fields are not refused here (``keepingUsableProfile(_:)``
+  /// ``maximumPhoneNumberLength`` (all in Unicode scalars, as the user ID rule counts).
+  /// The profile fields are not refused here (``keepingUsableProfile(_:)``
   /// drops over-long ones), so a stored session holding one still refreshes.
   /// - Throws: ``UserBackendError`` `.malformedResponse` naming the field.
   public static func check(_ user: User) throws(UserBackendError) {
-    // Characters, as the user ID rule counts them (``CredentialValidation/userIDProblem(_:)``).
-    guard user.id.count <= CredentialValidation.maximumUserIDLength else {
+    // Unicode scalars, as the user ID rule counts them (``CredentialValidation/userIDProblem(_:)``).
+    guard CredentialValidation.limitedLength(user.id) <= CredentialValidation.maximumUserIDLength
+    else {
       throw UserBackendError(
         .malformedResponse(
           reason:

@@ -36,7 +36,8 @@ public enum AppVerificationProof: Sendable, Hashable, CustomStringConvertible,
   /// An Android Play Integrity token.
   case playIntegrity(token: String)
 
-  /// The longest value accepted, in characters (tokens are a few kilobytes at most).
+  /// The longest value accepted, in Unicode scalars (code points; tokens are a few
+  /// kilobytes at most).
   public static let maximumValueLength = 16_384
 
   /// The kinds accepted by ``init(parsing:)``: `ios`, `recaptcha`, `recaptcha-enterprise`,
@@ -52,18 +53,17 @@ public enum AppVerificationProof: Sendable, Hashable, CustomStringConvertible,
   ///   contains the value.
   public init(parsing text: String) throws(UserBackendError) {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard let colon = trimmed.firstIndex(of: ":") else {
+    // Split per code point: a ":" followed by a combining mark is still the separator.
+    guard let (kindText, value) = ScalarSplit.first(":", in: trimmed) else {
       throw Self.invalid("expected KIND:VALUE with KIND one of \(Self.kindList)")
     }
-    let kind = trimmed[..<colon].lowercased()
-    let value = String(trimmed[trimmed.index(after: colon)...])
+    let kind = kindText.lowercased()
     switch kind {
     case "ios":
-      guard let split = value.lastIndex(of: ":") else {
+      guard let (receipt, secret) = ScalarSplit.last(":", in: value) else {
         throw Self.invalid("ios needs RECEIPT:SECRET")
       }
-      self = .iosReceipt(
-        receipt: String(value[..<split]), secret: String(value[value.index(after: split)...]))
+      self = .iosReceipt(receipt: receipt, secret: secret)
     case "recaptcha": self = .recaptcha(token: value)
     case "recaptcha-enterprise": self = .recaptchaEnterprise(token: value, clientType: .web)
     case "play-integrity": self = .playIntegrity(token: value)
@@ -80,7 +80,7 @@ public enum AppVerificationProof: Sendable, Hashable, CustomStringConvertible,
   public func validate() throws(UserBackendError) {
     for (name, value) in namedValues {
       guard !value.isEmpty else { throw Self.invalid("the \(name) is empty") }
-      guard value.count <= Self.maximumValueLength else {
+      guard CredentialValidation.limitedLength(value) <= Self.maximumValueLength else {
         throw Self.invalid("the \(name) is longer than \(Self.maximumValueLength) characters")
       }
       guard

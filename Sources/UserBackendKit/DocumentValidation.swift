@@ -184,7 +184,9 @@ public enum DocumentValidation {
     throws(UserBackendError) -> String
   {
     let path = try checkLength(name, parent: parent)
-    guard !name.hasPrefix("__") else {
+    // Per code point: `"_" + "_" + U+0301` starts with __ on the wire, though its second
+    // Character is not "_".
+    guard !name.unicodeScalars.starts(with: "__".unicodeScalars) else {
       throw invalid(
         path,
         "a name must not start with __ (Firestore reserves __…__, NCMB reads __type and __op)")

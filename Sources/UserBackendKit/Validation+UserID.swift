@@ -21,7 +21,8 @@ import Foundation
 /// and custom tokens set uids such as `org/42`), and only such a user's document calls are
 /// refused.
 extension CredentialValidation {
-  /// The longest user ID accepted, in characters (`Character`s): 128.
+  /// The longest user ID accepted, in Unicode scalars (code points, ``limitedLength(_:)``):
+  /// 128. Counting grapheme clusters let `"a"` and thousands of combining marks pass as one.
   public static let maximumUserIDLength = 128
 
   /// Why `userID` cannot be a user ID, as a short reason (`"must not contain /"`), or
@@ -29,7 +30,7 @@ extension CredentialValidation {
   public static func userIDProblem(_ userID: String) -> String? {
     if userID.isEmpty { return "must not be empty" }
     if userID == "." || userID == ".." { return "must not be . or .." }
-    if userID.count > maximumUserIDLength {
+    if limitedLength(userID) > maximumUserIDLength {
       return "is longer than \(maximumUserIDLength) characters"
     }
     for scalar in userID.unicodeScalars {

@@ -1,3 +1,5 @@
+import UserBackendKit
+
 /// A command-line mistake: exit status 2 and the command's usage on standard error.
 struct UsageError: Error, CustomStringConvertible {
   /// What is wrong, e.g. `"unknown option --emial"`.
@@ -71,9 +73,9 @@ struct ParsedOptions {
       }
       var name = String(argument.dropFirst(2))
       var inlineValue: String?
-      if let equals = name.firstIndex(of: "=") {
-        inlineValue = String(name[name.index(after: equals)...])
-        name = String(name[..<equals])
+      if let (before, after) = ScalarSplit.first("=", in: name) {
+        inlineValue = after
+        name = before
       }
       if spec.valued.contains(name) || OptionSpec.globalValued.contains(name) {
         let value: String
@@ -172,9 +174,9 @@ struct GlobalArguments {
       }
       var name = argument
       var inlineValue: String?
-      if let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        inlineValue = String(argument[argument.index(after: equals)...])
+      if let (before, after) = ScalarSplit.first("=", in: argument) {
+        name = before
+        inlineValue = after
       }
       guard name == "--backend" || name == "--config" else {
         throw UsageError("unknown option \(name) (global options: --backend, --config, --verbose)")

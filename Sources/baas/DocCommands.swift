@@ -127,11 +127,7 @@ enum DocCommands {
       return await reportResult(
         json: options.has("json"), context: context,
         { () async throws -> UserDocument? in
-          // Read first: an update would create a missing document, an unset must not.
-          let documents = try await store(context)
-          guard try await documents.document(userID: userID) != nil else { return nil }
-          return try await documents.updateDocument(
-            userID: userID, setting: [:], removing: names)
+          try await unsetFields(names, userID: userID, in: try await store(context))
         },
         jsonText: DocumentOutput.json, lines: DocumentOutput.lines)
     })
@@ -157,6 +153,27 @@ enum DocCommands {
           return UserDocument?.none
         }, jsonText: DocumentOutput.json, lines: { _ in ["Document deleted."] })
     })
+
+  /// `doc unset`: removes `names` from the document, keeping a missing document missing.
+  ///
+  /// It reads first, as an update would create a missing document. A read that fails with
+  /// `.malformedResponse` means the server answered with a document this client cannot read
+  /// (another client wrote one name in two spellings, or a member it cannot decode): the
+  /// removal is still sent, since removing that member in its own bytes is the repair
+  /// (README, "User documents"); the update's read-back then says whether it worked.
+  /// - Returns: the document after the change, or `nil` when there is none.
+  /// - Throws: ``UserBackendError`` from the read (other than `.malformedResponse`) or the
+  ///   update.
+  static func unsetFields(
+    _ names: Set<String>, userID: String?, in documents: any UserDocumentStore
+  ) async throws(UserBackendError) -> UserDocument? {
+    do {
+      guard try await documents.document(userID: userID) != nil else { return nil }
+    } catch {
+      guard case .malformedResponse = error.code else { throw error }
+    }
+    return try await documents.updateDocument(userID: userID, setting: [:], removing: names)
+  }
 
   /// The backend's document store, after checking it offers `userDocuments`.
   private static func store(_ context: Context) async throws -> any UserDocumentStore {

@@ -45,12 +45,13 @@ enum FieldAssignment {
           "argument \(number): the FIELD \(FieldName.notJSONString)", command: command)
       }
       let (field, rest) = (split.name, split.rest)
-      guard rest.first == "=" else {
+      // Per code point: an "=" followed by a combining mark is still the separator.
+      guard rest.unicodeScalars.first == "=" else {
         throw UsageError(
           "argument \(number) is not FIELD=VALUE (it has no \"=\" after the FIELD)",
           command: command)
       }
-      let text = String(rest.dropFirst())
+      let text = String(rest.unicodeScalars.dropFirst())
       guard !field.isEmpty else {
         throw UsageError(
           "argument \(number): the FIELD before \"=\" is empty (FIELD=VALUE)", command: command)

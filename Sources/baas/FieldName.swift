@@ -29,27 +29,31 @@ enum FieldName {
   /// - Returns: the name and what follows it; `nil` for a `"` that starts no complete
   ///   JSON string.
   static func read(_ argument: String, untilEquals: Bool) -> (name: String, rest: Substring)? {
-    guard argument.hasPrefix("\"") else {
-      guard untilEquals, let equals = argument.firstIndex(of: "=") else {
+    // Per Unicode scalar, never per Character: an "=" or a quote followed by a combining
+    // mark is one Character, and must still end the name (the text is split where the
+    // user wrote the syntax character).
+    let scalars = argument.unicodeScalars
+    guard scalars.first == "\"" else {
+      guard untilEquals, let equals = scalars.firstIndex(of: "=") else {
         return (argument, argument[argument.endIndex...])
       }
-      return (String(argument[..<equals]), argument[equals...])
+      return (String(scalars[..<equals]), Substring(scalars[equals...]))
     }
     var escaped = false
-    var index = argument.index(after: argument.startIndex)
-    while index < argument.endIndex {
-      let character = argument[index]
+    var index = scalars.index(after: scalars.startIndex)
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
       if escaped {
         escaped = false
-      } else if character == "\\" {
+      } else if scalar == "\\" {
         escaped = true
-      } else if character == "\"" {
-        let end = argument.index(after: index)
-        guard case .value(.string(let name)) = DocumentJSONReader.read(String(argument[..<end]))
+      } else if scalar == "\"" {
+        let end = scalars.index(after: index)
+        guard case .value(.string(let name)) = DocumentJSONReader.read(String(scalars[..<end]))
         else { return nil }
-        return (name, argument[end...])
+        return (name, Substring(scalars[end...]))
       }
-      index = argument.index(after: index)
+      index = scalars.index(after: index)
     }
     return nil
   }

@@ -86,6 +86,13 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         "user_id": String(repeating: "a", count: 129),
       ])),
     RejectionCase(
+      // 129 code points, one Character: counted in graphemes it passed as 1.
+      name: "sub 129 code points in one character", expected: .invalidSubject,
+      make: signed([
+        "sub": "a" + String(repeating: "\u{301}", count: 128),
+        "user_id": "a" + String(repeating: "\u{301}", count: 128),
+      ])),
+    RejectionCase(
       name: "sub differs from user_id", expected: .invalidSubject,
       make: signed(["user_id": "u-2"])),
     RejectionCase(

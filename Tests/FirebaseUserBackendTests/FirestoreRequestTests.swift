@@ -249,6 +249,9 @@ struct FirestoreRequestTests {
       ("", ["a": .null], "userID"),
       ("..", ["a": .null], "userID"),
       ("__x__", ["a": .null], "userID"),
+      // Per code point: "_" + U+0301 is one Character, but still "__…__" to Firestore.
+      ("__\u{301}x__", ["a": .null], "userID"),
+      (nil, ["__\u{301}x": .null], "fields.__\u{301}x"),
     ] as [(String?, [String: DocumentValue], String)])
   func badInput(userID: String?, fields: [String: DocumentValue], field: String) async throws {
     let stub = FirestoreStub()

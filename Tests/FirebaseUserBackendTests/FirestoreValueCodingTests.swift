@@ -129,6 +129,17 @@ struct FirestoreValueCodingTests {
     #expect(FirestoreFieldPath.segment(name) == segment)
   }
 
+  @Test(
+    "A backslash or backtick followed by a combining mark is escaped per code point",
+    arguments: [
+      ("a\\\u{301}", "`a\\\\\u{301}`"), ("x`\u{301}y", "`x\\`\u{301}y`"),
+      ("\\\u{301}\u{302}`", "`\\\\\u{301}\u{302}\\``"),
+    ])
+  func fieldPathEscapesPerScalar(name: String, segment: String) {
+    // Strings compare by canonical equivalence; the wire is code points, so compare those.
+    #expect(Array(FirestoreFieldPath.segment(name).unicodeScalars) == Array(segment.unicodeScalars))
+  }
+
   @Test("Server timestamps are split out of maps into transform paths and put back")
   func split() {
     let (values, paths) = FirestoreFieldPath.split([

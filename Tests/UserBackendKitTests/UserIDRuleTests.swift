@@ -10,7 +10,7 @@ struct UserIDRuleTests {
     arguments: [
       "uid-1", "epaKcaYZqsREdSMY", "6f9619ff-8b86-d011-b42d-00c04fc964ff", "ü ser+1", "名前",
       "a.b", "...", String(repeating: "u", count: 128), "__x__", "a?b", "a#b", "a%2Fb",
-      "user%40corp",
+      "user%40corp", "a" + String(repeating: "\u{301}", count: 127),
     ])
   func accepted(_ userID: String) throws {
     #expect(CredentialValidation.userIDProblem(userID) == nil)
@@ -22,6 +22,8 @@ struct UserIDRuleTests {
     arguments: [
       "", ".", "..", "a/b", "a/../x?y#z", "org/42", "a\\b", "a\u{0}b", "a\tb",
       "a\nb", "a\u{7F}b", "a\u{85}b", String(repeating: "u", count: 129),
+      // 129 code points in one Character: the limit counts code points.
+      "a" + String(repeating: "\u{301}", count: 128),
     ])
   func refused(_ userID: String) {
     #expect(CredentialValidation.userIDProblem(userID) != nil)

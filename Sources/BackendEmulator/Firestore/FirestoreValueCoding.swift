@@ -149,42 +149,50 @@ enum FirestoreValueCoding {
 
 /// Firestore field paths (`updateMask.fieldPaths`, `fieldTransforms[].fieldPath`): names
 /// joined by `.`, each either simple (`[A-Za-z_][A-Za-z0-9_]*`) or quoted in backticks
-/// with `` \` `` and `\\` escapes (`` `display-name` ``).
+/// with `` \` `` and `\\` escapes (`` `display-name` ``). Read per Unicode scalar, as
+/// Firestore does: a `\` or `` ` `` followed by a combining mark is still an escape or a
+/// closing quote, not part of one `Character`.
 enum FirestoreFieldPath {
   /// The names of `text`, or `nil` when it is not a field path.
   static func parse(_ text: String) -> DocumentFieldPath? {
     var names: [String] = []
-    var characters = Array(text)[...]
+    var scalars = Array(text.unicodeScalars)[...]
     while true {
-      var name = ""
-      if characters.first == "`" {
-        characters.removeFirst()
+      var name = String.UnicodeScalarView()
+      if scalars.first == "`" {
+        scalars.removeFirst()
         var closed = false
-        while let character = characters.popFirst() {
-          if character == "\\" {
-            guard let escaped = characters.popFirst() else { return nil }
+        while let scalar = scalars.popFirst() {
+          if scalar == "\\" {
+            guard let escaped = scalars.popFirst() else { return nil }
             name.append(escaped)
-          } else if character == "`" {
+          } else if scalar == "`" {
             closed = true
             break
           } else {
-            name.append(character)
+            name.append(scalar)
           }
         }
         guard closed, !name.isEmpty else { return nil }
       } else {
-        while let character = characters.first, character != "." {
-          guard
-            character == "_" || (character.isASCII && (character.isLetter || character.isNumber))
-          else { return nil }
-          name.append(character)
-          characters.removeFirst()
+        while let scalar = scalars.first, scalar != "." {
+          guard scalar == "_" || isASCIILetter(scalar) || isASCIIDigit(scalar) else { return nil }
+          name.append(scalar)
+          scalars.removeFirst()
         }
-        guard let first = name.first, !first.isNumber else { return nil }
+        guard let first = name.first, !isASCIIDigit(first) else { return nil }
       }
-      names.append(name)
-      guard let next = characters.popFirst() else { return names }
+      names.append(String(name))
+      guard let next = scalars.popFirst() else { return names }
       guard next == "." else { return nil }
     }
+  }
+
+  private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+  }
+
+  private static func isASCIIDigit(_ scalar: Unicode.Scalar) -> Bool {
+    ("0"..."9").contains(scalar)
   }
 }

@@ -43,7 +43,10 @@ struct FirestoreLocation: Sendable, Hashable {
   /// - Throws: `.invalidInput(field: "userID")`.
   static func documentID(_ userID: String) throws(UserBackendError) -> String {
     try CredentialValidation.validateUserID(userID)
-    if userID.count >= 4 && userID.hasPrefix("__") && userID.hasSuffix("__") {
+    // Per code point, as Firestore reads names: `"__" + U+0301 + "x__"` is reserved too,
+    // though its first two Characters are not "_" and "_".
+    let scalars = Array(userID.unicodeScalars)
+    if scalars.count >= 4 && scalars.prefix(2) == ["_", "_"] && scalars.suffix(2) == ["_", "_"] {
       throw UserBackendError(
         .invalidInput(field: "userID", reason: "names of the form __…__ are reserved by Firestore"))
     }

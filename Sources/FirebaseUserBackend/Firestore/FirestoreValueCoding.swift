@@ -162,7 +162,9 @@ struct FirestoreValue: Codable, Sendable, Hashable {
 enum FirestoreFieldPath {
   /// One segment of a field path: a name of ASCII letters, digits and `_` that does not
   /// start with a digit stays as is; any other is quoted in backquotes, with `\` and `` ` ``
-  /// escaped by a backslash (`` `display name` ``, `` `a.b` ``, `` `x\`y` ``).
+  /// escaped by a backslash (`` `display name` ``, `` `a.b` ``, `` `x\`y` ``). Firestore reads
+  /// a path per code point, so the escape is decided per Unicode scalar: a `\` or `` ` ``
+  /// followed by a combining mark (one Swift `Character`) is still escaped.
   static func segment(_ name: String) -> String {
     let simple =
       !name.isEmpty
@@ -171,12 +173,14 @@ enum FirestoreFieldPath {
           || (index > 0 && (0x30...0x39).contains(byte))
       }
     if simple { return name }
-    var quoted = "`"
-    for character in name {
-      if character == "\\" || character == "`" { quoted.append("\\") }
-      quoted.append(character)
+    var quoted = String.UnicodeScalarView()
+    quoted.append("`")
+    for scalar in name.unicodeScalars {
+      if scalar == "\\" || scalar == "`" { quoted.append("\\") }
+      quoted.append(scalar)
     }
-    return quoted + "`"
+    quoted.append("`")
+    return String(quoted)
   }
 
   /// The segments joined by `.`.

@@ -65,6 +65,12 @@ enum NCMBDocumentCoding {
       .joined(separator: ",") + "}"
   }
 
+  /// A JSON object of already encoded member values, in the order given; names that are
+  /// the same text in other bytes stay two members (a Swift dictionary would merge them).
+  static func object(pairs members: [(name: String, value: String)]) -> String {
+    "{" + members.map { string($0.name) + ":" + $0.value }.joined(separator: ",") + "}"
+  }
+
   /// A JSON string literal.
   static func string(_ text: String) -> String {
     let encoder = JSONEncoder()

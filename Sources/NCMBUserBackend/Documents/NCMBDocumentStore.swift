@@ -22,6 +22,13 @@ import UserBackendKit
 ///   update of a document without one writes that `createTime` as the marker, so the
 ///   document keeps existing when the update removes its last field and its `createTime`
 ///   never changes. Delete removes every field and both markers.
+/// - **Unreadable object**: an update or a delete reads the object first; when the
+///   answer is the user's own object but this client cannot read it (another client wrote
+///   one name in two spellings, a `Date` without a valid `iso`, a marker that is not a
+///   `Date`), the write is still sent, naming the members in their own bytes from the
+///   answer's text: removing or replacing the member repairs the document, and a delete
+///   removes every field. The update then reads the document back, which throws the read's
+///   `.malformedResponse` while the damage remains. Reads and creates still throw it.
 /// - **ACL**: a create (or an update that creates) on an object without fields writes the
 ///   owner-only ACL `{"<objectId>": {"read": true, "write": true}}` with the fields: the
 ///   port promises owner-only documents, and the fields (`email` among them) would
@@ -93,19 +100,32 @@ struct NCMBDocumentStore: UserDocumentStore {
     try Self.check(fields: fields, removing: removing)
     let session = try await backend.requireSession()
     let uid = target ?? session.user.id
-    let before = try await read(uid, session: session)
     var members = encoded(fields)
     for name in removing { members[name] = #"{"__op":"Delete"}"# }
-    if let existing = before.document {
+    // A document this client cannot read (another client wrote one name in two spellings,
+    // or a member it cannot decode) is still updated: the update may be the repair (it
+    // removes or replaces the member); the read after it says whether it worked.
+    let exists: Bool
+    let marked: Bool
+    let createTime: Date?
+    switch try await inspect(uid, session: session) {
+    case .readable(let before):
+      (exists, marked, createTime) = (
+        before.document != nil, before.marked, before.document?.createTime
+      )
+    case .unreadable(_, let object):
+      (exists, marked, createTime) = (object.holdsDocument, object.marked, object.createDate)
+    }
+    if exists {
       // A document another client wrote: keep its createTime (and its ACL) and mark it,
       // so that it still exists when this update removes its last field.
-      if !before.marked, let created = existing.createTime {
-        members[Self.createDateField] = NCMBDocumentCoding.dateJSON(created)
+      if !marked, let createTime {
+        members[Self.createDateField] = NCMBDocumentCoding.dateJSON(createTime)
       }
     } else {
       members.merge(creationMembers(uid: uid)) { _, new in new }
     }
-    try await write(members, uid: uid, session: session)
+    try await write(NCMBDocumentCoding.object(members), uid: uid, session: session)
     guard let document = try await read(uid, session: session).document else {
       throw UserBackendError(
         .server(
@@ -118,13 +138,20 @@ struct NCMBDocumentStore: UserDocumentStore {
     let target = try Self.checkedUserID(userID)
     let session = try await backend.requireSession()
     let uid = target ?? session.user.id
-    let current = try await read(uid, session: session)
-    guard let document = current.document else { return }
-    var members: [String: String] = [:]
-    for name in Set(document.fields.keys).union([Self.createDateField, Self.nonceField]) {
-      members[name] = #"{"__op":"Delete"}"#
+    let names: [String]
+    switch try await inspect(uid, session: session) {
+    case .readable(let current):
+      guard let document = current.document else { return }
+      names = document.fields.keys.sorted()
+    case .unreadable(_, let object):
+      // Every field in its own bytes (both spellings of one name), also one this client
+      // cannot decode: a delete removes what cannot be read.
+      guard object.holdsDocument else { return }
+      names = object.fieldNames
     }
-    try await write(members, uid: uid, session: session)
+    let delete = #"{"__op":"Delete"}"#
+    let members = (names + [Self.createDateField, Self.nonceField]).map { ($0, delete) }
+    try await write(NCMBDocumentCoding.object(pairs: members), uid: uid, session: session)
   }
 
   // MARK: Steps
@@ -141,7 +168,7 @@ struct NCMBDocumentStore: UserDocumentStore {
     var members = encoded(fields)
     members.merge(creationMembers(uid: uid)) { _, new in new }
     members[Self.nonceField] = NCMBDocumentCoding.string(nonce)
-    try await write(members, uid: uid, session: session)
+    try await write(NCMBDocumentCoding.object(members), uid: uid, session: session)
     let after = try await read(uid, session: session)
     guard let document = after.document else {
       throw UserBackendError(
@@ -167,7 +194,7 @@ struct NCMBDocumentStore: UserDocumentStore {
   }
 
   /// What a read of the user object tells.
-  private struct ObjectState {
+  struct ObjectState {
     /// The document: `nil` when the object has neither a field nor the marker.
     var document: UserDocument?
     /// The nonce of the create that wrote the marker.
@@ -178,11 +205,38 @@ struct NCMBDocumentStore: UserDocumentStore {
 
   /// `GET /2013-09-01/users/{uid}`: the document (present when the object has a field or
   /// the marker), the nonce and whether the marker is there.
+  /// - Throws: as the read, also `.malformedResponse` for an object it cannot read.
   private func read(_ uid: String, session: AuthSession) async throws(UserBackendError)
     -> ObjectState
   {
+    switch try await inspect(uid, session: session) {
+    case .readable(let state): return state
+    case .unreadable(let error, _): throw error
+    }
+  }
+
+  /// `GET /2013-09-01/users/{uid}`, read for a write: the state, or (for the requested
+  /// user's own object whose members this client cannot read) the error and the members'
+  /// names in their own bytes, so a removal or delete can still name them.
+  private func inspect(_ uid: String, session: AuthSession) async throws(UserBackendError)
+    -> Inspection
+  {
     let endpoint = try NCMBUserID.endpoint(.get, userID: uid, name: "user document read")
     let answer = try await send(endpoint, uid: uid, session: session)
+    do {
+      return .readable(try state(of: answer, uid: uid, session: session))
+    } catch {
+      guard case .malformedResponse = error.code,
+        let object = UnreadableObject(answer.body, uid: uid, session: session)
+      else { throw error }
+      return .unreadable(error, object)
+    }
+  }
+
+  /// The state a read answer tells.
+  private func state(of answer: NCMBAnswer, uid: String, session: AuthSession)
+    throws(UserBackendError) -> ObjectState
+  {
     // Two member names that are the same text in other bytes (the service keeps both, a
     // Swift dictionary one) or a number a double cannot hold: refused naming the field,
     // never merged or read as 0.
@@ -234,13 +288,12 @@ struct NCMBDocumentStore: UserDocumentStore {
       marked: object[Self.createDateField] != nil)
   }
 
-  /// `PUT /2013-09-01/users/{uid}` with the members (already JSON text).
-  private func write(_ members: [String: String], uid: String, session: AuthSession)
+  /// `PUT /2013-09-01/users/{uid}` with `body`, the JSON object of the members.
+  private func write(_ body: String, uid: String, session: AuthSession)
     async throws(UserBackendError)
   {
     let endpoint = try NCMBUserID.endpoint(
-      .put, userID: uid, body: Data(NCMBDocumentCoding.object(members).utf8),
-      name: "user document write")
+      .put, userID: uid, body: Data(body.utf8), name: "user document write")
     let answer = try await send(endpoint, uid: uid, session: session)
     // The service answers `{"updateDate"}`; an answer naming another object is not about
     // this one (the same rule as the profile update's answer).
