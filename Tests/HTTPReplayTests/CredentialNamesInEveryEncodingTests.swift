@@ -144,6 +144,25 @@ struct CredentialNamesInEveryEncodingTests {
     #expect((answered["oobLink"] as? String)?.contains("?mode=resetPassword&oobCode=%3C") == true)
   }
 
+  @Test("a redirect's Location query is redacted and checked like a request's query")
+  func location() throws {
+    let target = "app://callback/done?state=s1&client_secret=\(Self.secret)&oobCode=\(Self.secret)"
+    let response = HTTPResponse(
+      status: 302, headerFields: ["Location": target, "Content-Type": "application/json"],
+      body: Data("{}".utf8))
+    let stored = Redactor(rules: .firebase).redact(response).headerFields["Location"] ?? ""
+    #expect(!stored.contains(Self.secret), "\(stored)")
+    #expect(stored.hasPrefix("app://callback/done?state=s1&client_secret=%3C"), "\(stored)")
+
+    let data = try HARBuilder.cassette([
+      HARBuilder.entry(
+        status: 302, responseHeaders: [("Content-Type", "application/json"), ("Location", target)])
+    ])
+    let findings = CassetteLinter.lint(data: data, file: "x.har").filter { $0.kind == .leak }
+    #expect(
+      findings.filter { $0.message.contains("not redacted") }.count == 2, "\(findings)")
+  }
+
   /// Names holding a credential word but no secret, which replay reads: NCMB's error
   /// `code` (Firebase's SMS `code` has its own rule), the OAuth `token_type`.
   @Test("harmless JSON fields stay and pass lint", arguments: [RedactionRules.ncmb, .firebase])
