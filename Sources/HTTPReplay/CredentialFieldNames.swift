@@ -19,6 +19,16 @@ import Foundation
 ///   `new_pwd`; not `monkey` or `keyword`);
 /// - one of `key`, `sig`, `code`, `otp`, `pin`, `pwd`, `pass` exactly.
 ///
+/// Two kinds of name match none of these although they hold a credential word: the OAuth
+/// `token_type`/`tokenType` (`Bearer`, a public scheme name), and in a JSON body the exact
+/// name `code`, which there is an error code replay reads (NCMB's `"code": "E404001"`;
+/// Google's is a number) — the one JSON `code` that is a secret, Firebase's SMS code, has
+/// its own rule.
+///
+/// The same names count in every encoding redaction and the leak scan read: JSON fields
+/// (string values, at any depth), form fields, multipart parts, query parameters, request
+/// header fields, and the query and fragment items of a URL held in any of those values.
+///
 /// Aliasing a harmless parameter costs a readable value; missing a credential stores it.
 enum CredentialFieldNames {
   /// The alias label.
@@ -30,10 +40,13 @@ enum CredentialFieldNames {
   ]
   private static let exactNames: Set<String> = ["key", "sig", "code", "otp", "pin", "pwd", "pass"]
   private static let words: Set<String> = ["key", "pwd"]
+  private static let harmlessNames: Set<String> = ["token_type", "tokentype"]
 
   /// An alias rule for `name` when it is called like a credential, else `nil`.
-  static func rule(for name: String) -> RedactionRule? {
+  /// - Parameter inJSON: `true` for a JSON object key (where `code` is an error code).
+  static func rule(for name: String, inJSON: Bool = false) -> RedactionRule? {
     let lower = name.lowercased()
+    guard !harmlessNames.contains(lower), !(inJSON && lower == "code") else { return nil }
     guard
       exactNames.contains(lower) || fragments.contains(where: { lower.contains($0) })
         || namesAuth(lower) || !words.isDisjoint(with: Self.words(in: name))

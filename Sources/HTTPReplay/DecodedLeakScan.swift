@@ -141,6 +141,18 @@ enum DecodedLeakScan {
           ?? CredentialFieldNames.rule(for: name)
         self.named(value, rule: rule, "\(path).\(name)")
         self.text(value, "\(path).\(name)")
+        embeddedURL(value, queryRules: named, "\(path).\(name)")
+      }
+    }
+
+    /// The query and fragment items of a URL held in a value (``EmbeddedURL``: an
+    /// `oobLink`, a `redirect_uri`), checked as a request's query items: one `queryRules`
+    /// or ``CredentialFieldNames`` names must hold an alias.
+    mutating func embeddedURL(_ value: String, queryRules: [RedactionRule], _ path: String) {
+      guard let url = EmbeddedURL(value) else { return }
+      for items in [url.query, url.fragment] {
+        guard let items, items.contains("=") else { continue }
+        pairs(String(items), rules: queryRules, plusIsSpace: false, path + " (URL)")
       }
     }
 
@@ -246,6 +258,9 @@ enum DecodedLeakScan {
       }
       for (index, header) in headers.enumerated() {
         text(header.value, "\(path).headers[\(index)] (\(header.name))")
+        embeddedURL(
+          header.value, queryRules: EmbeddedURL.itemRules(rules),
+          "\(path).headers[\(index)] (\(header.name))")
       }
       if let content = response["content"] as? [String: Any] {
         body(content, encodingKeys: ["encoding"], headers: headers, path + ".content.text")
@@ -324,8 +339,10 @@ enum DecodedLeakScan {
         pairs(decoded, rules: rules.formFields, plusIsSpace: true, label)
         self.text(decoded, label)
       case .text(let decoded):
-        unreadable(decoded, mimeType: mimeType, label)
+        // A body that is one URL is read item by item, as redaction reads it.
+        if EmbeddedURL(decoded) == nil { unreadable(decoded, mimeType: mimeType, label) }
         self.text(decoded, label)
+        embeddedURL(decoded, queryRules: EmbeddedURL.itemRules(rules), label)
       case .binary:
         let decoded = String(decoding: data, as: UTF8.self)
         unreadable(decoded, mimeType: mimeType, label)
@@ -356,14 +373,17 @@ enum DecodedLeakScan {
       } else if let array = value as? [Any] {
         for (index, child) in array.enumerated() { json(child, key: key, "\(path)[\(index)]") }
       } else if let string = value as? String {
+        // The rule redaction applies: a JSON rule, else a name called like a credential.
         let rule = key.flatMap { name in
           rules.jsonFields.first { $0.names(name) && $0.kind != .remove }
+            ?? CredentialFieldNames.rule(for: name, inJSON: true)
         }
         named(string, rule: rule, path)
         if let nested = BodyCoding.jsonObject(Data(string.utf8), mediaType: "") {
           json(nested, key: nil, path)
         } else {
           text(string, path)
+          embeddedURL(string, queryRules: EmbeddedURL.itemRules(rules), path)
         }
       }
     }

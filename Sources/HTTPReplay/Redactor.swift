@@ -96,7 +96,10 @@ public final class Redactor: Sendable {
         let value =
           field.name.lowercased() == "location"
           ? NeverStoredParts.strippingUserInformation(field.value) : field.value
-        fields.append(name: field.name, value: table.redactText(value))
+        // A redirect to `app://callback?code=…` carries its credentials in the query.
+        fields.append(
+          name: field.name,
+          value: table.redactString(value, queryRules: EmbeddedURL.itemRules(rules)))
       }
       result.headerFields = fields
       result.body = table.redactBody(
@@ -291,7 +294,7 @@ struct AliasTable {
       if let rule = rules.first(where: { $0.names(name) }) ?? CredentialFieldNames.rule(for: name) {
         newValue = apply(rule, to: value)
       } else {
-        newValue = redactText(value)
+        newValue = redactString(value, queryRules: rules)
       }
       guard let newValue else { continue }
       // A secret used as a name (`?<token>=1`) is replaced like a value.
