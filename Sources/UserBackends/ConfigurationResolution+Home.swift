@@ -91,13 +91,26 @@ extension BackendConfiguration {
         + "path, or ./~… for a directory named so")
   }
 
+  /// `path` with a leading `~` or `~/` replaced by `HOME`.
+  ///
+  /// `HOME` must then be set and absolute: an empty `HOME` counts as unset (as every
+  /// variable does), and expanding it, or a relative one, would put `~/x` at the root of
+  /// the file system (`/x`) or below the working directory.
+  /// - Throws: ``BackendConfigurationError`` `.invalidSetting` naming `HOME`.
   static func expandingTilde(_ path: String, environment: [String: String]) throws
     -> String
   {
-    guard path == "~" || path.hasPrefix("~/"), let userHome = environment["HOME"] else {
-      return path
+    guard path == "~" || path.hasPrefix("~/") else { return path }
+    guard let userHome = try ProcessEnvironment.value("HOME", in: environment) else {
+      throw BackendConfigurationError(
+        .invalidSetting, setting: "HOME",
+        reason: "is not set (or empty), and a path setting starts with ~, which means HOME")
     }
-    try ProcessEnvironment.check(userHome, variable: "HOME")
+    guard userHome.hasPrefix("/") else {
+      throw BackendConfigurationError(
+        .invalidSetting, setting: "HOME",
+        reason: "is not an absolute path, and a path setting starts with ~, which means HOME")
+    }
     return userHome + path.dropFirst()
   }
 }

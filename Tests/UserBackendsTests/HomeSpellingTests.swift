@@ -75,3 +75,36 @@ struct ConfigNotAnObjectTests {
     }
   }
 }
+
+/// Fresh-eyes round 7: `~/x` with an empty HOME expanded to `/x` (a state directory at the
+/// file system's root), with HOME unset stayed a literal `~` directory, and with a
+/// relative HOME went below the working directory. A `~` path needs an absolute HOME.
+@Suite("Configuration: ~ needs an absolute HOME", .timeLimit(.minutes(1)))
+struct TildeNeedsHomeTests {
+  static let homes: [String?] = [nil, "", "rel", "rel/dir"]
+
+  @Test("BAAS_HOME ~/x and ~ are refused naming HOME", arguments: homes, ["~/x", "~"])
+  func refused(home: String?, path: String) throws {
+    var environment = ["BAAS_HOME": path]
+    if let home { environment["HOME"] = home }
+    let error = #expect(throws: BackendConfigurationError.self) {
+      _ = try BackendConfiguration.resolve(environment: environment)
+    }
+    #expect(error?.setting == "HOME", "\(String(describing: error))")
+  }
+
+  @Test("a config file named with ~/ is refused naming HOME when HOME is empty")
+  func configPath() throws {
+    let error = #expect(throws: BackendConfigurationError.self) {
+      _ = try BackendConfiguration.resolve(environment: ["HOME": "", "BAAS_CONFIG": "~/c.json"])
+    }
+    #expect(error?.setting == "HOME", "\(String(describing: error))")
+  }
+
+  @Test("an absolute HOME expands ~")
+  func absolute() throws {
+    let configuration = try BackendConfiguration.resolve(
+      environment: ["HOME": "/home/u", "BAAS_HOME": "~/x"])
+    #expect(configuration.home == "/home/u/x")
+  }
+}
